@@ -1,0 +1,40 @@
+# Two commands do all the set-up: `make run` and `make test`.
+PY ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: install run worker test lint format spec bench clean
+
+$(STAMP): pyproject.toml constraints.txt
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q -c constraints.txt -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## Serve the API with gunicorn and a worker; starts its own Redis under ./var/ unless REDIS_URL is set.
+run: install
+	$(BIN)/syndicate run
+
+## Lint, check formatting, check the committed OpenAPI document, run every test against a real Redis.
+test: install lint
+	$(BIN)/pytest
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+## Regenerate api_spec/openapi.yaml from the code.
+spec: install
+	$(BIN)/syndicate openapi > api_spec/openapi.yaml
+
+bench: install
+	$(BIN)/python -m benchmarks
+
+clean:
+	rm -rf $(VENV) var .pytest_cache .ruff_cache

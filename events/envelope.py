@@ -1,0 +1,49 @@
+"""The envelope every stored event travels in, with its place in the game's hash chain."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+import msgspec
+
+GENESIS = "0" * 64
+"""The `prev_hash` of a game's first event."""
+
+
+class Envelope(msgspec.Struct, frozen=True, kw_only=True):
+    """One stored fact: what happened (`type`, `payload`), when in the game (`version`), who caused it
+    (`seat`, `command`), and the chain link (`prev_hash`, `hash`).
+
+    `command` is the command that caused a batch of events; it rides on the batch's first event.
+    """
+
+    game_id: str
+    version: int
+    type: str
+    schema_version: int
+    payload: dict[str, Any]
+    seat: int | None = None
+    command_id: str | None = None
+    command: dict[str, Any] | None = None
+    at: str = ""
+    prev_hash: str = GENESIS
+    hash: str = ""
+
+
+def content_hash(envelope: Envelope) -> str:
+    """sha256 of the canonical JSON (sorted keys, no spaces) of every field but `hash` itself."""
+    fields = msgspec.to_builtins(envelope)
+    fields.pop("hash", None)
+    canonical = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def sealed(envelope: Envelope) -> Envelope:
+    """The envelope with its own hash filled in."""
+    return msgspec.structs.replace(envelope, hash=content_hash(envelope))
+
+
+encode = msgspec.json.Encoder().encode
+decode = msgspec.json.Decoder(Envelope).decode

@@ -1,0 +1,163 @@
+"""The interface every game implements: pure rules, with no I/O, clock or global random.
+
+A game is a decider. `start` and `decide` turn a state and a command into events (or raise
+`IllegalMoveError`); `evolve` folds one event into the state. Randomness comes in as a seeded
+`random.Random` argument and leaves as a fact inside an event, so replaying events never re-rolls.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, Literal, TypeVar
+
+import msgspec
+
+SPECTATOR: Literal["spectator"] = "spectator"
+EVERYONE: Literal["everyone"] = "everyone"
+Viewer = int | Literal["spectator", "everyone"]
+"""Who looks: a seat number, a spectator (no seat), or everyone (a finished game, an auditor)."""
+
+
+class IllegalMoveError(Exception):
+    """A command the rules refuse. `code` is stable and reaches clients unchanged."""
+
+    def __init__(self, code: str, detail: str) -> None:
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+
+
+class Event(msgspec.Struct, frozen=True, kw_only=True):
+    """A fact. Subclasses set a stable `type` name and a `schema_version`.
+
+    `upcasters[n]` turns a stored payload of schema version n into version n + 1.
+    """
+
+    type: ClassVar[str]
+    schema_version: ClassVar[int] = 1
+    upcasters: ClassVar[Mapping[int, Callable[[dict[str, Any]], dict[str, Any]]]] = {}
+
+
+class Move(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+    """A command a seat sends, e.g. `{"type": "play", "card": 7}`. Subclasses set `tag`."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """A game option a creator may set in `options`."""
+
+    kind: type
+    default: Any
+    description: str
+    minimum: int | None = None
+    maximum: int | None = None
+    names_a_seat: bool = False
+
+
+class Result(msgspec.Struct, frozen=True, kw_only=True):
+    """The final tally, the same shape in every game.
+
+    `ranks[seat]` is 1 for the best; None for a seat out of the running (e.g. dead).
+    `tie_break` names the criterion that separated the leaders, None when scores alone did
+    (or when nothing could separate them and the victory is shared).
+    """
+
+    scores: tuple[int, ...]
+    ranks: tuple[int | None, ...]
+    winners: tuple[int, ...]
+    tie_break: str | None
+    tie_breakers: tuple[str, ...]
+    details: dict[str, Any] = {}
+
+
+def rank_seats(
+    scores: Sequence[int],
+    tie_breakers: Sequence[tuple[str, Sequence[int]]] = (),
+    eligible: Sequence[bool] | None = None,
+    details: dict[str, Any] | None = None,
+) -> Result:
+    """Rank seats by score, then by each tie-breaker in order (higher is better).
+
+    Seats equal on every key share a rank; the seats ranked 1 share the victory.
+    """
+    seats = range(len(scores))
+    eligible = eligible if eligible is not None else [True] * len(scores)
+
+    def key(seat: int) -> tuple[int, ...]:
+        return (scores[seat], *(values[seat] for _, values in tie_breakers))
+
+    running = sorted((s for s in seats if eligible[s]), key=key, reverse=True)
+    ranks: list[int | None] = [None] * len(scores)
+    for position, seat in enumerate(running):
+        tied_with_previous = position > 0 and key(running[position - 1]) == key(seat)
+        ranks[seat] = ranks[running[position - 1]] if tied_with_previous else position + 1
+    winners = tuple(sorted(s for s in running if ranks[s] == 1))
+    return Result(
+        scores=tuple(scores),
+        ranks=tuple(ranks),
+        winners=winners,
+        tie_break=_deciding_tie_breaker(running, scores, tie_breakers),
+        tie_breakers=tuple(name for name, _ in tie_breakers),
+        details=details or {},
+    )
+
+
+def _deciding_tie_breaker(
+    running: Sequence[int], scores: Sequence[int], tie_breakers: Sequence[tuple[str, Sequence[int]]]
+) -> str | None:
+    """The last tie-breaker that narrowed the seats tied on the top score, if any did."""
+    contenders = [s for s in running if scores[s] == scores[running[0]]] if running else []
+    deciding = None
+    for name, values in tie_breakers:
+        if len(contenders) < 2:
+            break
+        best = max(values[s] for s in contenders)
+        narrowed = [s for s in contenders if values[s] == best]
+        if len(narrowed) < len(contenders):
+            contenders, deciding = narrowed, name
+    return deciding
+
+
+S = TypeVar("S")
+
+
+@dataclass(frozen=True)
+class Ruleset(Generic[S]):
+    """Everything about one game: what the registry lists and what the service calls.
+
+    - `initial_state(seats, options)`: the state before the game starts.
+    - `start(state, rng)`: the opening facts (shuffles, the first Boss...).
+    - `decide(state, seat, move, rng)`: the events a seat's move produces, or IllegalMoveError.
+    - `evolve(state, event)`: the state after one event.
+    - `view(state, viewer)`: what a viewer may see of the state (JSON-able).
+    - `event_view(event, viewer)`: the payload a viewer may see of an event (JSON-able).
+    - `awaiting(state)`: the seats the game waits on, with the decision each owes.
+    - `legal_moves(state, seat)`: every move the seat may make now.
+    - `is_over(state)`, `result(state)`: the end and the final tally.
+    """
+
+    id: str
+    name: str
+    min_seats: int
+    max_seats: int
+    state_type: type[S]
+    moves: tuple[type[Move], ...]
+    events: tuple[type[Event], ...]
+    initial_state: Callable[[int, Mapping[str, Any]], S]
+    start: Callable[[S, random.Random], list[Event]]
+    decide: Callable[[S, int, Move, random.Random], list[Event]]
+    evolve: Callable[[S, Event], S]
+    view: Callable[[S, Viewer], dict[str, Any]]
+    event_view: Callable[[Event, Viewer], dict[str, Any]]
+    awaiting: Callable[[S], dict[int, str]]
+    legal_moves: Callable[[S, int], list[Move]]
+    is_over: Callable[[S], bool]
+    result: Callable[[S], Result]
+    options: Mapping[str, Option] = field(default_factory=dict)
+    description: str = ""
+
+    def move_type(self, name: str) -> type[Move] | None:
+        """The move class whose `type` tag is `name`."""
+        return next((m for m in self.moves if m.__struct_config__.tag == name), None)

@@ -1,0 +1,233 @@
+"""The table around any game: seats filling up, the start, the end. Pure, like the rules it wraps.
+
+A `Table` is the state the service keeps for a game; its `rules` field is the game's own state once
+the game has started. Table events are shared by every ruleset; game events belong to their game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import Any, Generic, TypeVar
+
+import msgspec
+
+from games.base import EVERYONE, Event, IllegalMoveError, Move, Ruleset, Viewer
+
+S = TypeVar("S")
+
+
+class Status(StrEnum):
+    WAITING = "waiting"
+    IN_PROGRESS = "in_progress"
+    FINISHED = "finished"
+
+
+class SetupError(Exception):
+    """A game that cannot be created as asked (seat count, options). `code` reaches clients."""
+
+    def __init__(self, code: str, detail: str) -> None:
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+
+
+class Seat(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A seat: a named human, a bot (`random`, `smart`), or open (neither, until someone joins)."""
+
+    name: str | None = None
+    bot: str | None = None
+
+    @property
+    def is_open(self) -> bool:
+        return self.name is None and self.bot is None
+
+
+class GameCreated(Event, frozen=True):
+    type = "game_created"
+    game_id: str
+    ruleset: str
+    seats: tuple[Seat, ...]
+    options: dict[str, Any]
+    seed: int
+    salt: str
+    seed_commitment: str
+
+
+class SeatJoined(Event, frozen=True):
+    type = "seat_joined"
+    seat: int
+    name: str
+
+
+class GameStarted(Event, frozen=True):
+    type = "game_started"
+
+
+TABLE_EVENTS: tuple[type[Event], ...] = (GameCreated, SeatJoined, GameStarted)
+
+
+class Table(msgspec.Struct, Generic[S], frozen=True, kw_only=True):
+    game_id: str
+    ruleset: str
+    seats: tuple[Seat, ...]
+    options: dict[str, Any]
+    seed: int
+    salt: str
+    seed_commitment: str
+    version: int = 0
+    status: Status = Status.WAITING
+    rules: S | None = None
+
+
+def seed_commitment(seed: int, salt: str) -> str:
+    """The published hash of a game's secret seed; the seed and salt are revealed when it ends."""
+    return hashlib.sha256(f"{seed}:{salt}".encode()).hexdigest()
+
+
+def rng_at(table: Table[Any]) -> random.Random:
+    """The generator for the decision taken at the table's current version: seeded, never global."""
+    return random.Random(f"{table.seed}:{table.salt}:{table.version}")
+
+
+def create(
+    ruleset: Ruleset[Any], game_id: str, seats: list[Seat], options: Mapping[str, Any], seed: int, salt: str
+) -> list[Event]:
+    """The events that create a game, or SetupError if the seats or options do not fit the ruleset."""
+    if not ruleset.min_seats <= len(seats) <= ruleset.max_seats:
+        raise SetupError(
+            "invalid_seat_count",
+            f"{ruleset.name} takes {ruleset.min_seats} to {ruleset.max_seats} seats, not {len(seats)}",
+        )
+    resolved = resolve_options(ruleset, options, len(seats))
+    created = GameCreated(
+        game_id=game_id,
+        ruleset=ruleset.id,
+        seats=tuple(seats),
+        options=resolved,
+        seed=seed,
+        salt=salt,
+        seed_commitment=seed_commitment(seed, salt),
+    )
+    table = evolve(ruleset, None, created)
+    return [created, *_start_if_full(ruleset, table)]
+
+
+def resolve_options(ruleset: Ruleset[Any], options: Mapping[str, Any], seats: int) -> dict[str, Any]:
+    """The options with defaults filled in; SetupError for an unknown name or a value out of range."""
+    unknown = sorted(set(options) - set(ruleset.options))
+    if unknown:
+        raise SetupError("invalid_option", f"unknown option {unknown[0]!r} for {ruleset.id}")
+    resolved: dict[str, Any] = {}
+    for name, spec in ruleset.options.items():
+        value = options.get(name, spec.default)
+        if value is not None:
+            if spec.kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+                raise SetupError("invalid_option", f"option {name!r} must be an integer")
+            if spec.kind is bool and not isinstance(value, bool):
+                raise SetupError("invalid_option", f"option {name!r} must be true or false")
+            maximum = seats - 1 if spec.names_a_seat else spec.maximum
+            minimum = 0 if spec.names_a_seat else spec.minimum
+            if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+                raise SetupError("invalid_option", f"option {name!r} is out of range")
+        resolved[name] = value
+    return resolved
+
+
+def join(ruleset: Ruleset[Any], table: Table[Any], name: str) -> list[Event]:
+    """A newcomer takes the first open seat; the game starts when no seat is left open."""
+    if table.status is not Status.WAITING:
+        raise IllegalMoveError("game_already_started", "this game has no open seat left")
+    seat = next(i for i, s in enumerate(table.seats) if s.is_open)
+    joined = SeatJoined(seat=seat, name=name)
+    return [joined, *_start_if_full(ruleset, evolve(ruleset, table, joined))]
+
+
+def play(ruleset: Ruleset[Any], table: Table[Any], seat: int, move: Move) -> list[Event]:
+    """The events a seat's move produces at this table."""
+    if table.status is Status.WAITING:
+        raise IllegalMoveError("game_not_started", "the game starts when every seat is taken")
+    if table.status is Status.FINISHED:
+        raise IllegalMoveError("game_finished", "the game is over")
+    return ruleset.decide(table.rules, seat, move, rng_at(table))
+
+
+def _start_if_full(ruleset: Ruleset[Any], table: Table[Any]) -> list[Event]:
+    if any(s.is_open for s in table.seats):
+        return []
+    started = GameStarted()
+    table = evolve(ruleset, table, started)
+    return [started, *ruleset.start(table.rules, rng_at(table))]
+
+
+def evolve(ruleset: Ruleset[S], table: Table[S] | None, event: Event) -> Table[S]:
+    """The table after one event; game events go to the game's own `evolve`."""
+    if isinstance(event, GameCreated):
+        return Table(
+            game_id=event.game_id,
+            ruleset=event.ruleset,
+            seats=event.seats,
+            options=event.options,
+            seed=event.seed,
+            salt=event.salt,
+            seed_commitment=event.seed_commitment,
+            version=1,
+        )
+    assert table is not None, "a game's first event is game_created"
+    version = table.version + 1
+    if isinstance(event, SeatJoined):
+        seats = list(table.seats)
+        seats[event.seat] = Seat(name=event.name)
+        return msgspec.structs.replace(table, seats=tuple(seats), version=version)
+    if isinstance(event, GameStarted):
+        rules = ruleset.initial_state(len(table.seats), table.options)
+        return msgspec.structs.replace(table, status=Status.IN_PROGRESS, rules=rules, version=version)
+    rules = ruleset.evolve(table.rules, event)
+    status = Status.FINISHED if ruleset.is_over(rules) else table.status
+    return msgspec.structs.replace(table, rules=rules, status=status, version=version)
+
+
+def event_view(ruleset: Ruleset[Any], event: Event, viewer: Viewer) -> dict[str, Any]:
+    """An event's payload as a viewer may see it: the seed stays secret until the game is over.
+
+    The caller passes EVERYONE once the game is finished: then the whole log is public."""
+    if isinstance(event, GameCreated):
+        payload = msgspec.to_builtins(event)
+        if viewer != EVERYONE:
+            del payload["seed"], payload["salt"]
+        return payload
+    if isinstance(event, SeatJoined | GameStarted):
+        return msgspec.to_builtins(event)
+    return ruleset.event_view(event, viewer)
+
+
+def view(ruleset: Ruleset[Any], table: Table[Any], viewer: Viewer) -> dict[str, Any]:
+    """The game as a viewer may see it: public state, who is awaited, and the viewer's own seat."""
+    finished = table.status is Status.FINISHED
+    started = table.rules is not None
+    shown = EVERYONE if finished else viewer  # a finished game is public, down to every hand
+    body: dict[str, Any] = {
+        "game_id": table.game_id,
+        "ruleset": table.ruleset,
+        "version": table.version,
+        "status": str(table.status),
+        "options": table.options,
+        "seats": [{"seat": i, **msgspec.to_builtins(s), "open": s.is_open} for i, s in enumerate(table.seats)],
+        "seed_commitment": table.seed_commitment,
+        "awaiting": [
+            {"seat": seat, "decision": decision}
+            for seat, decision in sorted((ruleset.awaiting(table.rules) if started else {}).items())
+        ],
+        "state": ruleset.view(table.rules, shown) if started else None,
+    }
+    if finished:
+        body["seed"], body["salt"] = table.seed, table.salt
+    if isinstance(viewer, int):
+        you = ruleset.view(table.rules, viewer).get("you", {}) if started else {}
+        if body["state"]:
+            body["state"].pop("you", None)
+        moves = ruleset.legal_moves(table.rules, viewer) if started and not finished else []
+        body["you"] = {"seat": viewer, **you, "legal_moves": [msgspec.to_builtins(m) for m in moves]}
+    return body

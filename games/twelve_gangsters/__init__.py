@@ -1,0 +1,44 @@
+"""12 Gangsters (3-6 players).
+
+Every seat, the Boss included, plays one gangster (value 1-12) face down; all are revealed together.
+Let B be the Boss's value: a seat below B succeeds, above B is stopped, equal to B succeeds and stops
+the Boss's gangster (several seats may equal B; all succeed). The Boss succeeds whenever no seat equals
+B. The Boss token passes clockwise after each round. With five players gangsters 11 and 12 are out and
+there are 10 rounds, otherwise 12. Score = sum of a seat's successful gangsters; ties are broken by the
+number of successful heists, then shared. The first Boss is `options.first_boss`, or drawn at random.
+(The rulebook's example printed "= 36 M$" for face-up 2, 5, 4, 6, 10, 11: that is 38, as scored here.)
+"""
+
+from games.base import Option, Ruleset
+from games.twelve_gangsters import rules
+from games.twelve_gangsters.events import EVENTS, Play
+
+RULESET = Ruleset(
+    id="twelve-gangsters",
+    name="12 Gangsters",
+    description=__doc__ or "",
+    min_seats=3,
+    max_seats=6,
+    state_type=rules.State,
+    moves=(Play,),
+    events=EVENTS,
+    initial_state=rules.initial_state,
+    start=rules.start,
+    decide=rules.decide,
+    evolve=rules.evolve,
+    view=rules.view,
+    event_view=rules.event_view,
+    awaiting=rules.awaiting,
+    legal_moves=rules.legal_moves,
+    is_over=rules.is_over,
+    result=rules.result,
+    options={
+        "first_boss": Option(
+            int,
+            None,
+            "the seat that holds the Boss token first (drawn at random if unset)",
+            names_a_seat=True,
+        ),
+        "move_deadline_s": Option(int, None, "seconds a seat has to move before a bot moves for it", minimum=1),
+    },
+)

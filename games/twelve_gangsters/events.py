@@ -1,0 +1,48 @@
+"""The facts and the one move of 12 Gangsters."""
+
+from __future__ import annotations
+
+from games.base import Event, Move
+
+
+class Play(Move, frozen=True, tag="play"):
+    """Choose this round's gangster, face down."""
+
+    card: int
+
+
+class BossChosen(Event, frozen=True):
+    """Who holds the Boss token first: named in `options.first_boss`, or drawn at random."""
+
+    type = "twelve_gangsters.boss_chosen"
+    seat: int
+    drawn: bool
+
+
+class GangsterPlayed(Event, frozen=True):
+    """A seat chose its gangster for the round; only that seat may see which."""
+
+    type = "twelve_gangsters.gangster_played"
+    seat: int
+    card: int
+
+
+class RoundRevealed(Event, frozen=True):
+    """Every seat's gangster turned face up together, and what became of each."""
+
+    type = "twelve_gangsters.round_revealed"
+    round: int
+    boss: int
+    plays: tuple[int, ...]
+    succeeded: tuple[int, ...]
+    stopped: tuple[int, ...]
+
+
+class BossPassed(Event, frozen=True):
+    """The Boss token went to the next seat clockwise."""
+
+    type = "twelve_gangsters.boss_passed"
+    seat: int
+
+
+EVENTS: tuple[type[Event], ...] = (BossChosen, GangsterPlayed, RoundRevealed, BossPassed)

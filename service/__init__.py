@@ -1,0 +1,1 @@
+"""Syndicate: the HTTP service, its workers and its command-line tool."""

@@ -1,0 +1,111 @@
+"""The games resource: create, join, look, move, read the log, read the result."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from flask import current_app, url_for
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from games.table import Status
+from service.api import schemas
+from service.api.auth import bearer_token
+from service.errors import ConflictError, InvalidTokenError, VersionMismatchError
+from service.games import Game, Games
+
+blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Create, join and play games")
+
+
+def games() -> Games:
+    return current_app.extensions["syndicate.games"]
+
+
+def etag(game: Game) -> dict[str, str]:
+    return {"ETag": f'"{game.table.version}"'}
+
+
+@blp.route("")
+class GameCollection(MethodView):
+    @blp.arguments(schemas.CreateGameSchema)
+    @blp.response(201, schemas.CreatedGameSchema)
+    def post(self, body: dict[str, Any]) -> Any:
+        """Create a game; human seats get their tokens, once"""
+        game, handed = games().create(body["ruleset"], body["seats"], body["options"], body.get("seed"))
+        view = games().view(game, None)
+        view["tokens"] = [{"seat": seat, "token": token} for seat, token in sorted(handed.items())]
+        location = url_for("games.GameResource", game_id=game.table.game_id)
+        return view, 201, {"Location": location, **etag(game)}
+
+
+@blp.route("/<game_id>")
+class GameResource(MethodView):
+    @blp.response(200, schemas.GameSchema)
+    def get(self, game_id: str) -> Any:
+        """The game as the caller may see it, with `legal_moves` for a seat token"""
+        game = games().load(game_id)
+        return games().view(game, games().seat_of(game, bearer_token())), 200, etag(game)
+
+
+@blp.route("/<game_id>/join")
+class JoinResource(MethodView):
+    @blp.arguments(schemas.JoinSchema)
+    @blp.response(201, schemas.JoinedSchema)
+    def post(self, body: dict[str, Any], game_id: str) -> Any:
+        """Take the first open seat; the game starts when no seat is open"""
+        game, seat, token = games().join(game_id, body["name"])
+        return {"seat": seat, "token": token, "game": games().view(game, seat)}, 201, etag(game)
+
+
+@blp.route("/<game_id>/moves")
+class MoveResource(MethodView):
+    @blp.arguments(schemas.MoveHeadersSchema, location="headers")
+    @blp.arguments(schemas.MoveSchema)
+    @blp.response(200, schemas.MoveResultSchema)
+    def post(self, headers: dict[str, Any], body: dict[str, Any], game_id: str) -> Any:
+        """Make a move as the seat of the token"""
+        token = bearer_token()
+        if token is None:
+            raise InvalidTokenError("a move needs the seat token: 'Authorization: Bearer <token>'")
+        if_match = parse_if_match(headers.get("if_match"))
+        answer = games().move(game_id, token, body, if_match, headers.get("idempotency_key"))
+        return answer, 200, {"ETag": f'"{answer["version"]}"'}
+
+
+@blp.route("/<game_id>/events")
+class EventCollection(MethodView):
+    @blp.arguments(schemas.EventsQuerySchema, location="query")
+    @blp.response(200, schemas.EventPageSchema)
+    def get(self, query: dict[str, int], game_id: str) -> Any:
+        """The log after version `after`, as the caller may see it"""
+        game = games().load(game_id)
+        seat = games().seat_of(game, bearer_token())
+        events = games().events(game, seat, query["after"], query["limit"])
+        more = events and events[-1]["version"] < game.table.version
+        page = {"game_id": game_id, "version": game.table.version, "events": events}
+        return {**page, "next_after": events[-1]["version"] if more else None}, 200, etag(game)
+
+
+@blp.route("/<game_id>/result")
+class ResultResource(MethodView):
+    @blp.response(200, schemas.ResultSchema)
+    def get(self, game_id: str) -> Any:
+        """The final tally: scores, ranks, winners and the tie-break used"""
+        game = games().load(game_id)
+        if game.table.status is not Status.FINISHED:
+            raise ConflictError("the game has not finished yet", code="game_not_finished")
+        result = msgspec.to_builtins(game.ruleset.result(game.table.rules))
+        seats = [{"seat": i, **msgspec.to_builtins(s)} for i, s in enumerate(game.table.seats)]
+        body = {"game_id": game_id, "ruleset": game.ruleset.id, "version": game.table.version, "seats": seats}
+        return {**body, **result}, 200, etag(game)
+
+
+def parse_if_match(header: str | None) -> int | None:
+    """The version an If-Match names: `"5"`, `W/"5"` or `5`; `*` (any version) and no header give None."""
+    value = (header or "*").strip().removeprefix("W/").strip('"')
+    if value == "*":
+        return None
+    if not value.isdigit():
+        raise VersionMismatchError('If-Match must name a version, like "5"')
+    return int(value)

@@ -1,0 +1,66 @@
+"""Every error leaves as `application/problem+json` (RFC 9457) with a stable `code`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, json
+from flask_smorest import Api
+from werkzeug.exceptions import HTTPException
+
+from games.base import IllegalMoveError
+from games.table import SetupError
+from service.errors import ProblemError
+
+HTTP_CODES = {
+    400: "malformed_json",
+    401: "invalid_token",
+    404: "not_found",
+    405: "method_not_allowed",
+    412: "version_mismatch",
+    415: "unsupported_media_type",
+    422: "invalid_request",
+    429: "rate_limited",
+    500: "internal_error",
+}
+
+
+def problem(status: int, code: str, title: str, detail: str, **extra: Any) -> Response:
+    body = {"type": "about:blank", "title": title, "status": status, "detail": detail, "code": code, **extra}
+    return Response(json.dumps(body), status=status, mimetype="application/problem+json")
+
+
+class ProblemApi(Api):
+    """flask-smorest's Api, answering every error as problem+json."""
+
+    def _register_error_handlers(self) -> None:
+        super()._register_error_handlers()
+        self._app.register_error_handler(ProblemError, self.handle_problem)
+        self._app.register_error_handler(IllegalMoveError, self.handle_illegal_move)
+        self._app.register_error_handler(SetupError, self.handle_setup_error)
+
+    def handle_http_exception(self, error: HTTPException) -> Response:  # type: ignore[override]
+        status = error.code or 500
+        data = getattr(error, "data", None) or {}
+        errors = data.get("errors") or data.get("messages")
+        detail = error.description or ""
+        if status == 400:
+            detail = "the request body is not valid JSON"
+        elif status == 422 and errors:
+            detail = "the request does not fit the schema: " + json.dumps(errors, sort_keys=True)
+        extra = {"errors": errors} if errors and status == 422 else {}
+        response = problem(status, HTTP_CODES.get(status, "http_error"), error.name, detail, **extra)
+        response.headers.extend(data.get("headers", {}))
+        return response
+
+    @staticmethod
+    def handle_problem(error: ProblemError) -> Response:
+        return problem(error.status, error.code, error.title, error.detail)
+
+    @staticmethod
+    def handle_illegal_move(error: IllegalMoveError) -> Response:
+        return problem(409, error.code, "Move not allowed", error.detail)
+
+    @staticmethod
+    def handle_setup_error(error: SetupError) -> Response:
+        return problem(422, error.code, "Game cannot be created", error.detail)

@@ -1,0 +1,168 @@
+"""Request and response schemas: they validate what comes in and document what goes out."""
+
+from __future__ import annotations
+
+from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
+
+BOTS = ("random", "smart")
+
+
+class SeatSpecSchema(Schema):
+    name = fields.String(validate=validate.Length(1, 40), metadata={"description": "a human seat's player"})
+    bot = fields.String(validate=validate.OneOf(BOTS), metadata={"description": "a bot seat"})
+    open = fields.Boolean(metadata={"description": "a seat that someone joins later"})
+
+    @validates_schema
+    def one_kind(self, data: dict, **_: object) -> None:
+        kinds = [k for k in ("name", "bot") if k in data] + (["open"] if data.get("open") else [])
+        if len(kinds) != 1:
+            raise ValidationError('a seat is exactly one of {"name"}, {"bot"} or {"open": true}')
+
+
+class CreateGameSchema(Schema):
+    ruleset = fields.String(required=True, metadata={"example": "twelve-gangsters"})
+    seats = fields.List(fields.Nested(SeatSpecSchema), required=True, validate=validate.Length(1, 12))
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+    seed = fields.Integer(
+        validate=validate.Range(0, 2**63 - 1), metadata={"description": "makes every shuffle and roll reproducible"}
+    )
+
+
+class JoinSchema(Schema):
+    name = fields.String(required=True, validate=validate.Length(1, 40))
+
+
+class MoveSchema(Schema):
+    """A move: its `type` and the fields that type takes (see `GET /v1/rulesets`)."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    type = fields.String(required=True, metadata={"example": "play"})
+
+
+class MoveHeadersSchema(Schema):
+    if_match = fields.String(
+        data_key="If-Match", metadata={"description": 'the version the move is meant for, e.g. "5"'}
+    )
+    idempotency_key = fields.String(
+        data_key="Idempotency-Key",
+        validate=validate.Length(1, 100),
+        metadata={"description": "a retry with the same key and body returns the first answer"},
+    )
+
+
+class EventsQuerySchema(Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    limit = fields.Integer(load_default=100, validate=validate.Range(1, 1000))
+
+
+class SeatSchema(Schema):
+    seat = fields.Integer()
+    name = fields.String()
+    bot = fields.String()
+    open = fields.Boolean()
+
+
+class AwaitingSchema(Schema):
+    seat = fields.Integer()
+    decision = fields.String()
+
+
+class GameSchema(Schema):
+    game_id = fields.String()
+    ruleset = fields.String()
+    version = fields.Integer(metadata={"description": "the number of events in the game's log"})
+    status = fields.String(validate=validate.OneOf(["waiting", "in_progress", "finished"]))
+    options = fields.Dict()
+    seats = fields.List(fields.Nested(SeatSchema))
+    seed_commitment = fields.String(metadata={"description": 'sha256 of "<seed>:<salt>", both revealed at the end'})
+    seed = fields.Integer(metadata={"description": "revealed once the game is finished"})
+    salt = fields.String(metadata={"description": "revealed once the game is finished"})
+    awaiting = fields.List(fields.Nested(AwaitingSchema))
+    state = fields.Dict(allow_none=True, metadata={"description": "the game's public state, per ruleset"})
+    you = fields.Dict(metadata={"description": "the caller's seat: its private state and `legal_moves`"})
+
+
+class SeatTokenSchema(Schema):
+    seat = fields.Integer()
+    token = fields.String(metadata={"description": "the seat's secret; send it as `Authorization: Bearer`"})
+
+
+class CreatedGameSchema(GameSchema):
+    tokens = fields.List(fields.Nested(SeatTokenSchema), metadata={"description": "handed out once"})
+
+
+class JoinedSchema(Schema):
+    seat = fields.Integer()
+    token = fields.String()
+    game = fields.Nested(GameSchema)
+
+
+class EventSchema(Schema):
+    version = fields.Integer()
+    type = fields.String()
+    seat = fields.Integer(allow_none=True, metadata={"description": "the seat whose command caused it"})
+    at = fields.String()
+    payload = fields.Dict()
+    prev_hash = fields.String()
+    hash = fields.String()
+    command_id = fields.String(metadata={"description": "shown to the command's author, and to all once finished"})
+    command = fields.Dict(metadata={"description": "shown to the command's author, and to all once finished"})
+
+
+class EventPageSchema(Schema):
+    game_id = fields.String()
+    version = fields.Integer()
+    events = fields.List(fields.Nested(EventSchema))
+    next_after = fields.Integer(allow_none=True, metadata={"description": "pass as `after` for the next page"})
+
+
+class MoveResultSchema(Schema):
+    version = fields.Integer()
+    events = fields.List(fields.Nested(EventSchema))
+    game = fields.Nested(GameSchema)
+
+
+class ResultSchema(Schema):
+    game_id = fields.String()
+    ruleset = fields.String()
+    version = fields.Integer()
+    seats = fields.List(fields.Nested(SeatSchema))
+    scores = fields.List(fields.Integer())
+    ranks = fields.List(fields.Integer(allow_none=True))
+    winners = fields.List(fields.Integer())
+    tie_break = fields.String(allow_none=True, metadata={"description": "the criterion that separated the leaders"})
+    tie_breakers = fields.List(fields.String())
+    details = fields.Dict()
+
+
+class OptionSchema(Schema):
+    name = fields.String()
+    type = fields.String()
+    default = fields.Raw(allow_none=True)
+    description = fields.String()
+
+
+class RulesetSchema(Schema):
+    id = fields.String()
+    name = fields.String()
+    min_players = fields.Integer()
+    max_players = fields.Integer()
+    description = fields.String()
+    options = fields.List(fields.Nested(OptionSchema))
+    move_types = fields.List(fields.String())
+    moves = fields.Dict(metadata={"description": "JSON Schema of each move type"})
+
+
+class HealthSchema(Schema):
+    status = fields.String()
+    redis = fields.String()
+
+
+class ProblemSchema(Schema):
+    type = fields.String()
+    title = fields.String()
+    status = fields.Integer()
+    detail = fields.String()
+    code = fields.String()

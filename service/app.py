@@ -1,0 +1,53 @@
+"""The Flask app factory: wires Redis, the event store, the use cases and the API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import redis
+from flask import Flask, request
+from flask_limiter import Limiter
+
+from events.store import EventStore
+from service.api import BLUEPRINTS
+from service.api.problems import ProblemApi
+from service.config import Config
+from service.games import Games
+
+API_SETTINGS = {
+    "API_TITLE": "Syndicate",
+    "API_VERSION": "1.0",
+    "OPENAPI_VERSION": "3.1.0",
+    "OPENAPI_URL_PREFIX": "/",
+    "OPENAPI_JSON_PATH": "openapi.json",
+    "OPENAPI_SWAGGER_UI_PATH": "docs",
+    "OPENAPI_SWAGGER_UI_URL": "https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+    "API_SPEC_OPTIONS": {
+        "info": {"description": "Gangster card games over HTTP: every move an event, every game auditable by replay."},
+        "components": {
+            "securitySchemes": {"seatToken": {"type": "http", "scheme": "bearer"}},
+        },
+    },
+}
+
+
+def caller_key() -> str:
+    """Rate limits count per seat token, else per client address."""
+    return request.headers.get("Authorization") or request.remote_addr or "anonymous"
+
+
+def create_app(config: Config | None = None, **overrides: Any) -> Flask:
+    config = config or Config()
+    if not config.redis_url:
+        raise RuntimeError("REDIS_URL is not set: `syndicate run` starts a Redis of its own and sets it")
+    app = Flask("syndicate")
+    app.config.update(API_SETTINGS, RATELIMIT_STORAGE_URI=config.redis_url, **overrides)
+    client = redis.Redis.from_url(config.redis_url)
+    app.extensions["syndicate.redis"] = client
+    app.extensions["syndicate.games"] = Games(EventStore(client))
+    limiter = Limiter(caller_key, app=app, default_limits=[config.rate_limit], key_prefix="syndicate:rate")
+    api = ProblemApi(app)
+    for blueprint in BLUEPRINTS:
+        api.register_blueprint(blueprint)
+    limiter.exempt(app.view_functions["health.Health"])
+    return app

@@ -1,0 +1,39 @@
+"""The service's own errors. Each carries its HTTP status and a stable `code` for clients."""
+
+from __future__ import annotations
+
+
+class ProblemError(Exception):
+    status = 500
+    code = "internal_error"
+    title = "Internal error"
+
+    def __init__(self, detail: str, code: str | None = None) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        if code:
+            self.code = code
+
+
+class GameNotFoundError(ProblemError):
+    status, code, title = 404, "game_not_found", "No such game"
+
+
+class NotFoundError(ProblemError):
+    status, code, title = 404, "not_found", "Not found"
+
+
+class InvalidTokenError(ProblemError):
+    status, code, title = 401, "invalid_token", "Missing or invalid seat token"
+
+
+class InvalidRequestError(ProblemError):
+    status, code, title = 422, "invalid_request", "Invalid request"
+
+
+class VersionMismatchError(ProblemError):
+    status, code, title = 412, "version_mismatch", "The game has moved on"
+
+
+class ConflictError(ProblemError):
+    status, code, title = 409, "conflict", "Not possible now"

@@ -1,0 +1,270 @@
+"""Use cases: create, join, move, look. Each loads, decides, appends with the expected version, answers.
+
+The state is loaded from the snapshot plus the events after it (one round trip); the append writes
+the events, the new snapshot and any idempotent answer in one atomic step (a second round trip).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import msgspec
+
+from events import keys
+from events.envelope import GENESIS, Envelope, sealed
+from events.registry import from_payload, to_payload
+from events.store import DuplicateRequestError, EventStore, Idempotency, StaleVersionError
+from games import table as tables
+from games.base import EVERYONE, SPECTATOR, Event, Move, Ruleset, Viewer
+from games.registry import RULESETS
+from games.table import SetupError, Status, Table
+from service import tokens
+from service.errors import (
+    ConflictError,
+    GameNotFoundError,
+    InvalidRequestError,
+    InvalidTokenError,
+    VersionMismatchError,
+)
+
+GAME_ID = re.compile(r"[0-9a-f]{16}")
+MAX_ATTEMPTS = 5
+"""Times a move is decided again when another move lands first (no If-Match given)."""
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+@dataclass(frozen=True)
+class Game:
+    """A loaded game: its rules, its table, the hash at its head and its seats' token hashes."""
+
+    ruleset: Ruleset[Any]
+    table: Table[Any]
+    head_hash: str
+    token_hashes: dict[int, str]
+    answer: bytes | None = None
+
+
+class Games:
+    def __init__(self, store: EventStore, clock: Callable[[], str] = utc_now) -> None:
+        self.store = store
+        self.clock = clock
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def load(self, game_id: str, idempotency_key: str | None = None) -> Game:
+        """The game as it stands: its snapshot plus any events after it."""
+        if not GAME_ID.fullmatch(game_id):
+            raise GameNotFoundError(f"no game {game_id!r}")
+        loaded = self.store.load(game_id, idempotency_key)
+        ruleset_id = loaded.ruleset or (loaded.tail[0].payload["ruleset"] if loaded.tail else None)
+        if ruleset_id is None:
+            raise GameNotFoundError(f"no game {game_id!r}")
+        ruleset = RULESETS[ruleset_id]
+        table = None
+        if loaded.snapshot is not None:
+            table = msgspec.json.decode(loaded.snapshot, type=Table[ruleset.state_type])
+        for envelope in loaded.tail:
+            table = tables.evolve(ruleset, table, event_of(envelope))
+        assert table is not None
+        return Game(ruleset, table, loaded.head_hash, loaded.token_hashes, loaded.answer)
+
+    def seat_of(self, game: Game, token: str | None) -> int | None:
+        """The caller's seat, None for a spectator; InvalidTokenError for a token of no seat."""
+        if token is None:
+            return None
+        seat = tokens.seat_of(token, game.token_hashes)
+        if seat is None:
+            raise InvalidTokenError("this token holds no seat in this game")
+        return seat
+
+    def view(self, game: Game, seat: int | None) -> dict[str, Any]:
+        return tables.view(game.ruleset, game.table, SPECTATOR if seat is None else seat)
+
+    def events(self, game: Game, seat: int | None, after: int, limit: int) -> list[dict[str, Any]]:
+        """The log after version `after`, as the caller may see it."""
+        envelopes = self.store.read(game.table.game_id, after=after, limit=limit)
+        return [feed_item(game, envelope, seat) for envelope in envelopes]
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def create(
+        self, ruleset_id: str, seats: list[dict[str, Any]], options: dict[str, Any], seed: int | None
+    ) -> tuple[Game, dict[int, str]]:
+        """A new game and the token of each human seat (handed out once)."""
+        ruleset = RULESETS.get(ruleset_id)
+        if ruleset is None:
+            raise SetupError("unknown_ruleset", f"no ruleset {ruleset_id!r}; see GET /v1/rulesets")
+        game_id = secrets.token_hex(8)
+        seat_list = [tables.Seat(name=s.get("name"), bot=s.get("bot")) for s in seats]
+        seed = secrets.randbits(53) if seed is None else seed
+        events = tables.create(ruleset, game_id, seat_list, options, seed, secrets.token_hex(16))
+        handed = {i: tokens.new_token() for i, s in enumerate(seat_list) if s.name is not None}
+        envelopes, game = self._seal(ruleset, None, GENESIS, events, None, {"name": "create"})
+        self._save(game, envelopes, 0, handed)
+        return game, handed
+
+    def join(self, game_id: str, name: str) -> tuple[Game, int, str]:
+        """The caller takes the first open seat; its token is handed out once."""
+        for _ in range(MAX_ATTEMPTS):
+            game = self.load(game_id)
+            events = tables.join(game.ruleset, game.table, name)
+            seat = events[0].seat  # type: ignore[attr-defined]
+            token = tokens.new_token()
+            command = {"name": "join", "player": name}
+            envelopes, joined = self._seal(game.ruleset, game.table, game.head_hash, events, None, command)
+            try:
+                self._save(joined, envelopes, game.table.version, {seat: token})
+            except StaleVersionError:
+                continue
+            return joined, seat, token
+        raise ConflictError("the game is too busy; try again", code="concurrent_modification")
+
+    def move(
+        self,
+        game_id: str,
+        token: str,
+        body: dict[str, Any],
+        if_match: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> dict[str, Any]:
+        """Apply the move of the token's seat; the answer holds the new version, the events and the view."""
+        caller = tokens.digest(token)[:32]
+        stored_at = keys.idempotency(game_id, caller, idempotency_key) if idempotency_key else None
+        fingerprint = hashlib.sha256(msgspec.json.encode(body, order="sorted")).hexdigest()
+        for _ in range(MAX_ATTEMPTS):
+            game = self.load(game_id, stored_at)
+            seat = self.seat_of(game, token)
+            assert seat is not None
+            if game.answer is not None:
+                return first_answer(game.answer, fingerprint)
+            move = parse_move(game.ruleset, body)
+            if if_match is not None and if_match != game.table.version:
+                raise VersionMismatchError(
+                    f"If-Match names version {if_match}; the game is at version {game.table.version}"
+                )
+            events = tables.play(game.ruleset, game.table, seat, move)
+            command = {"name": "move", "seat": seat, "move": body}
+            envelopes, after = self._seal(game.ruleset, game.table, game.head_hash, events, seat, command)
+            answer = {
+                "version": after.table.version,
+                "events": [feed_item(after, e, seat) for e in envelopes],
+                "game": self.view(after, seat),
+            }
+            record = msgspec.json.encode({"fingerprint": fingerprint, "answer": answer})
+            try:
+                self._save(after, envelopes, game.table.version, None, stored_at and Idempotency(stored_at, record))
+                return answer
+            except StaleVersionError:
+                if if_match is not None:
+                    raise VersionMismatchError("another move landed first") from None
+            except DuplicateRequestError as duplicate:
+                return first_answer(duplicate.answer, fingerprint)
+        raise ConflictError("the game is too busy; try again", code="concurrent_modification")
+
+    def _seal(
+        self,
+        ruleset: Ruleset[Any],
+        table: Table[Any] | None,
+        head_hash: str,
+        events: list[Event],
+        seat: int | None,
+        command: dict[str, Any],
+    ) -> tuple[list[Envelope], Game]:
+        """Wrap events in envelopes chained by hash; the game as it stands after them."""
+        version = table.version if table else 0
+        command_id = uuid.uuid4().hex
+        envelopes: list[Envelope] = []
+        for i, event in enumerate(events):
+            name, schema_version, payload = to_payload(event)
+            envelope = sealed(
+                Envelope(
+                    game_id=table.game_id if table else event.game_id,  # type: ignore[attr-defined]
+                    version=version + i + 1,
+                    type=name,
+                    schema_version=schema_version,
+                    payload=payload,
+                    seat=seat,
+                    command_id=command_id,
+                    command=command if i == 0 else None,
+                    at=self.clock(),
+                    prev_hash=envelopes[-1].hash if envelopes else head_hash,
+                )
+            )
+            envelopes.append(envelope)
+            table = tables.evolve(ruleset, table, event)
+        assert table is not None
+        return envelopes, Game(ruleset, table, envelopes[-1].hash, {})
+
+    def _save(
+        self,
+        game: Game,
+        envelopes: list[Envelope],
+        expected_version: int,
+        handed: dict[int, str] | None,
+        idempotency: Idempotency | None = None,
+    ) -> None:
+        hashes = {seat: tokens.digest(token) for seat, token in (handed or {}).items()}
+        snapshot = msgspec.json.encode(game.table)
+        self.store.append(
+            game.table.game_id, envelopes, expected_version, snapshot, game.ruleset.id, hashes, idempotency
+        )
+
+
+def first_answer(stored: bytes, fingerprint: str) -> dict[str, Any]:
+    """The answer kept for an idempotency key, if the request is the same as the first."""
+    record = msgspec.json.decode(stored)
+    if record["fingerprint"] != fingerprint:
+        raise InvalidRequestError("this Idempotency-Key was used with a different body", code="idempotency_key_reused")
+    return record["answer"]
+
+
+def parse_move(ruleset: Ruleset[Any], body: dict[str, Any]) -> Move:
+    """The ruleset's move for a request body; InvalidRequestError for an unknown type or bad field."""
+    move_type = ruleset.move_type(str(body.get("type")))
+    if move_type is None:
+        names = ", ".join(m.__struct_config__.tag for m in ruleset.moves)  # type: ignore[misc]
+        raise InvalidRequestError(f"unknown move type {body.get('type')!r}; {ruleset.id} takes: {names}")
+    try:
+        return msgspec.convert(body, move_type)
+    except msgspec.ValidationError as error:
+        raise InvalidRequestError(f"invalid move: {error}") from None
+
+
+def event_of(envelope: Envelope) -> Event:
+    return from_payload(envelope.type, envelope.schema_version, envelope.payload)
+
+
+def viewer_of(game: Game, seat: int | None) -> Viewer:
+    """Who the caller is to the rules: once a game is over, everyone sees everything."""
+    if game.table.status is Status.FINISHED:
+        return EVERYONE
+    return SPECTATOR if seat is None else seat
+
+
+def feed_item(game: Game, envelope: Envelope, seat: int | None) -> dict[str, Any]:
+    """One event of the log as the caller may see it; the command stays with its author."""
+    viewer = viewer_of(game, seat)
+    item: dict[str, Any] = {
+        "version": envelope.version,
+        "type": envelope.type,
+        "seat": envelope.seat,
+        "at": envelope.at,
+        "payload": tables.event_view(game.ruleset, event_of(envelope), viewer),
+        "prev_hash": envelope.prev_hash,
+        "hash": envelope.hash,
+    }
+    if viewer == EVERYONE or (seat is not None and seat == envelope.seat):
+        item["command_id"] = envelope.command_id
+        if envelope.command is not None:
+            item["command"] = envelope.command
+    return item

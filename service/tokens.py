@@ -1,0 +1,25 @@
+"""Seat tokens: random secrets handed out once, kept only as hashes, compared in constant time."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def seat_of(token: str, hashes: dict[int, str]) -> int | None:
+    """The seat whose stored hash matches the token, checking every seat in constant time each."""
+    found = None
+    candidate = digest(token)
+    for seat, stored in hashes.items():
+        if hmac.compare_digest(candidate, stored):
+            found = seat
+    return found

@@ -1,0 +1,62 @@
+"""A small API client so HTTP tests read as stories: `api.play(game, seat, card)`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
+
+
+@dataclass
+class Table:
+    """A game as a test knows it: its id and the token of each human seat."""
+
+    id: str
+    tokens: dict[int, str] = field(default_factory=dict)
+    body: dict[str, Any] = field(default_factory=dict)
+
+
+class ApiClient:
+    def __init__(self, http: FlaskClient) -> None:
+        self.http = http
+
+    def create(self, ruleset: str = "twelve-gangsters", players: int = 3, **body: Any) -> Table:
+        body.setdefault("seats", [{"name": f"P{i}"} for i in range(players)])
+        response = self.http.post("/v1/games", json={"ruleset": ruleset, **body})
+        assert response.status_code == 201, response.json
+        created = response.json
+        return Table(created["game_id"], {t["seat"]: t["token"] for t in created["tokens"]}, created)
+
+    def auth(self, table: Table, seat: int | None) -> dict[str, str]:
+        return {} if seat is None else {"Authorization": f"Bearer {table.tokens[seat]}"}
+
+    def join(self, table: Table, name: str) -> TestResponse:
+        response = self.http.post(f"/v1/games/{table.id}/join", json={"name": name})
+        if response.status_code == 201:
+            table.tokens[response.json["seat"]] = response.json["token"]
+        return response
+
+    def move(self, table: Table, seat: int, headers: dict[str, str] | None = None, **move: Any) -> TestResponse:
+        return self.http.post(
+            f"/v1/games/{table.id}/moves", json=move, headers={**self.auth(table, seat), **(headers or {})}
+        )
+
+    def play(self, table: Table, seat: int, card: int, **kwargs: Any) -> TestResponse:
+        return self.move(table, seat, type="play", card=card, **kwargs)
+
+    def game(self, table: Table, seat: int | None = None) -> dict[str, Any]:
+        response = self.http.get(f"/v1/games/{table.id}", headers=self.auth(table, seat))
+        assert response.status_code == 200, response.json
+        return response.json
+
+    def events(self, table: Table, seat: int | None = None, after: int = 0, limit: int = 1000) -> list[dict]:
+        response = self.http.get(
+            f"/v1/games/{table.id}/events?after={after}&limit={limit}", headers=self.auth(table, seat)
+        )
+        assert response.status_code == 200, response.json
+        return response.json["events"]
+
+    def result(self, table: Table) -> TestResponse:
+        return self.http.get(f"/v1/games/{table.id}/result")
