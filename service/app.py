@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 import redis
 from flask import Flask, request
 from flask_limiter import Limiter
 
 from events.store import EventStore
+from games.registry import RULESETS
 from service.api import BLUEPRINTS
 from service.api.problems import ProblemApi
 from service.config import Config
@@ -36,6 +38,14 @@ def caller_key() -> str:
     return request.headers.get("Authorization") or request.remote_addr or "anonymous"
 
 
+def document_moves(api: ProblemApi) -> None:
+    """Each game contributes the JSON Schema of its moves to the OpenAPI document."""
+    for ruleset in RULESETS.values():
+        _, components = msgspec.json.schema_components(ruleset.moves, ref_template="#/components/schemas/{name}")
+        for name, schema in components.items():
+            api.spec.components.schema(name, component=schema)
+
+
 def create_app(config: Config | None = None, **overrides: Any) -> Flask:
     config = config or Config()
     if not config.redis_url:
@@ -47,7 +57,9 @@ def create_app(config: Config | None = None, **overrides: Any) -> Flask:
     app.extensions["syndicate.games"] = Games(EventStore(client))
     limiter = Limiter(caller_key, app=app, default_limits=[config.rate_limit], key_prefix="syndicate:rate")
     api = ProblemApi(app)
+    app.extensions["syndicate.api"] = api
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
+    document_moves(api)
     limiter.exempt(app.view_functions["health.Health"])
     return app

@@ -1,8 +1,79 @@
-"""The `syndicate` command-line tool."""
+"""The `syndicate` command-line tool: serve, run a worker, write the OpenAPI document."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import signal
+import subprocess
+import sys
+import time
 
 import click
+import yaml
+
+from service.config import Config
+from service.redis_server import RedisServer
 
 
 @click.group()
 def main() -> None:
     """Syndicate: gangster card games over HTTP."""
+
+
+@main.command()
+def run() -> None:
+    """Serve the API with gunicorn and a worker; start a Redis under ./var/ unless REDIS_URL is set."""
+    config = Config()
+    env = dict(os.environ)
+    server = None
+    if not config.redis_url:
+        server = RedisServer(config.data_dir / "redis", config.redis_port).start()
+        env["REDIS_URL"] = server.url
+        click.echo(f"redis-server (AOF on) at {server.url}, data in {server.data_dir}/")
+    children = [
+        subprocess.Popen([sys.executable, "-m", "gunicorn", *gunicorn_args(config)], env=env),
+    ]
+    click.echo(f"Syndicate on http://{config.host}:{config.port}/  (docs at /docs; Ctrl-C stops it all)")
+    stop = False
+
+    def on_signal(*_: object) -> None:
+        nonlocal stop
+        stop = True
+
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    try:
+        while not stop and all(child.poll() is None for child in children):
+            time.sleep(0.2)
+    finally:
+        for child in children:
+            if child.poll() is None:
+                child.terminate()
+        for child in children:
+            child.wait(timeout=30)
+        if server:
+            server.stop()
+
+
+def gunicorn_args(config: Config) -> list[str]:
+    return ["--bind", f"{config.host}:{config.port}", "--workers", str(config.workers), "service.wsgi:app"]
+
+
+@main.command()
+def openapi() -> None:
+    """Print the OpenAPI document generated from the code (committed as api_spec/openapi.yaml)."""
+    click.echo(openapi_yaml(), nl=False)
+
+
+def openapi_yaml() -> str:
+    from service.app import create_app
+
+    config = dataclasses.replace(Config(), redis_url="redis://127.0.0.1:1/0")
+    app = create_app(config)
+    spec = app.extensions["syndicate.api"].spec.to_dict()
+    return yaml.safe_dump(spec, sort_keys=True, allow_unicode=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -30,6 +30,7 @@ def etag(game: Game) -> dict[str, str]:
 class GameCollection(MethodView):
     @blp.arguments(schemas.CreateGameSchema)
     @blp.response(201, schemas.CreatedGameSchema)
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
     def post(self, body: dict[str, Any]) -> Any:
         """Create a game; human seats get their tokens, once"""
         game, handed = games().create(body["ruleset"], body["seats"], body["options"], body.get("seed"))
@@ -42,6 +43,8 @@ class GameCollection(MethodView):
 @blp.route("/<game_id>")
 class GameResource(MethodView):
     @blp.response(200, schemas.GameSchema)
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(404, response="NOT_FOUND")
     def get(self, game_id: str) -> Any:
         """The game as the caller may see it, with `legal_moves` for a seat token"""
         game = games().load(game_id)
@@ -52,6 +55,8 @@ class GameResource(MethodView):
 class JoinResource(MethodView):
     @blp.arguments(schemas.JoinSchema)
     @blp.response(201, schemas.JoinedSchema)
+    @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(409, response="CONFLICT")
     def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Take the first open seat; the game starts when no seat is open"""
         game, seat, token = games().join(game_id, body["name"])
@@ -63,6 +68,12 @@ class MoveResource(MethodView):
     @blp.arguments(schemas.MoveHeadersSchema, location="headers")
     @blp.arguments(schemas.MoveSchema)
     @blp.response(200, schemas.MoveResultSchema)
+    @blp.alt_response(400, response="BAD_REQUEST")
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(409, response="CONFLICT")
+    @blp.alt_response(412, response="PRECONDITION_FAILED")
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
     def post(self, headers: dict[str, Any], body: dict[str, Any], game_id: str) -> Any:
         """Make a move as the seat of the token"""
         token = bearer_token()
@@ -77,6 +88,8 @@ class MoveResource(MethodView):
 class EventCollection(MethodView):
     @blp.arguments(schemas.EventsQuerySchema, location="query")
     @blp.response(200, schemas.EventPageSchema)
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(404, response="NOT_FOUND")
     def get(self, query: dict[str, int], game_id: str) -> Any:
         """The log after version `after`, as the caller may see it"""
         game = games().load(game_id)
@@ -90,6 +103,8 @@ class EventCollection(MethodView):
 @blp.route("/<game_id>/result")
 class ResultResource(MethodView):
     @blp.response(200, schemas.ResultSchema)
+    @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(409, response="CONFLICT")
     def get(self, game_id: str) -> Any:
         """The final tally: scores, ranks, winners and the tie-break used"""
         game = games().load(game_id)

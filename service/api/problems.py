@@ -10,6 +10,7 @@ from werkzeug.exceptions import HTTPException
 
 from games.base import IllegalMoveError
 from games.table import SetupError
+from service.api.schemas import ProblemSchema
 from service.errors import ProblemError
 
 HTTP_CODES = {
@@ -31,7 +32,17 @@ def problem(status: int, code: str, title: str, detail: str, **extra: Any) -> Re
 
 
 class ProblemApi(Api):
-    """flask-smorest's Api, answering every error as problem+json."""
+    """flask-smorest's Api, answering (and documenting) every error as problem+json."""
+
+    ERROR_SCHEMA = ProblemSchema
+
+    def _register_responses(self) -> None:
+        default_type = self.DEFAULT_RESPONSE_CONTENT_TYPE
+        self.DEFAULT_RESPONSE_CONTENT_TYPE = "application/problem+json"
+        try:
+            super()._register_responses()
+        finally:
+            self.DEFAULT_RESPONSE_CONTENT_TYPE = default_type
 
     def _register_error_handlers(self) -> None:
         super()._register_error_handlers()

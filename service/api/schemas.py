@@ -33,10 +33,14 @@ class JoinSchema(Schema):
 
 
 class MoveSchema(Schema):
-    """A move: its `type` and the fields that type takes (see `GET /v1/rulesets`)."""
+    """A move: its `type` and the fields that type takes."""
 
     class Meta:
         unknown = INCLUDE
+        description = (
+            "A move: `type` and the fields that type takes. Each ruleset's move types are listed, with their "
+            "JSON Schema, by `GET /v1/rulesets` and under their own names in this document (e.g. `Play`)."
+        )
 
     type = fields.String(required=True, metadata={"example": "play"})
 
