@@ -111,7 +111,7 @@ class EventStore:
             snapshot_version=int(version),
             snapshot_head=head.decode() if head else GENESIS,
             ruleset=ruleset.decode() if ruleset else None,
-            tail=[decode(fields[b"e"]) for _, fields in tail],
+            tail=[decode(fields[1]) for _, fields in tail],  # from Lua, an entry's fields are a flat list
             token_hashes={int(tokens[i]): tokens[i + 1].decode() for i in range(0, len(tokens), 2)},
             answer=answer,
         )

@@ -1,0 +1,1 @@
+"""Benchmarks: `make bench`. Figures go to stdout; nothing here is a test."""
