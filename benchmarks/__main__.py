@@ -19,7 +19,9 @@ from events import keys
 from events.store import EventStore
 from games import table as tables
 from games.registry import RULESETS
-from service.games import Games, event_of
+from projections import Projections
+from projections.replay import event_of
+from service.games import Games
 from service.redis_server import RedisServer, free_port
 
 
@@ -44,7 +46,7 @@ def main() -> None:
         server = RedisServer(Path(data), free_port()).start()
         try:
             client = redis.Redis.from_url(server.url)
-            games = Games(EventStore(client))
+            games = Games(EventStore(client), Projections(client))
             rng = random.Random(1)
             bench_moves(games, rng)
             bench_load(games, client, rng)

@@ -156,3 +156,6 @@ class EventStore:
 
     def version(self, game_id: str) -> int:
         return int(self.redis.xlen(keys.events(game_id)))
+
+    def token_hashes(self, game_id: str) -> dict[int, str]:
+        return {int(seat): digest.decode() for seat, digest in self.redis.hgetall(keys.tokens(game_id)).items()}

@@ -54,6 +54,7 @@ class GameCreated(Event, frozen=True):
     seed: int
     salt: str
     seed_commitment: str
+    created_at: str = ""
 
 
 class SeatJoined(Event, frozen=True):
@@ -77,6 +78,7 @@ class Table(msgspec.Struct, Generic[S], frozen=True, kw_only=True):
     seed: int
     salt: str
     seed_commitment: str
+    created_at: str = ""
     version: int = 0
     status: Status = Status.WAITING
     rules: S | None = None
@@ -93,9 +95,17 @@ def rng_at(table: Table[Any]) -> random.Random:
 
 
 def create(
-    ruleset: Ruleset[Any], game_id: str, seats: list[Seat], options: Mapping[str, Any], seed: int, salt: str
+    ruleset: Ruleset[Any],
+    game_id: str,
+    seats: list[Seat],
+    options: Mapping[str, Any],
+    seed: int,
+    salt: str,
+    created_at: str = "",
 ) -> list[Event]:
-    """The events that create a game, or SetupError if the seats or options do not fit the ruleset."""
+    """The events that create a game, or SetupError if the seats or options do not fit the ruleset.
+
+    The seed, salt and creation time come from outside the rules and are recorded as facts."""
     if not ruleset.min_seats <= len(seats) <= ruleset.max_seats:
         raise SetupError(
             "invalid_seat_count",
@@ -110,6 +120,7 @@ def create(
         seed=seed,
         salt=salt,
         seed_commitment=seed_commitment(seed, salt),
+        created_at=created_at,
     )
     table = evolve(ruleset, None, created)
     return [created, *_start_if_full(ruleset, table)]
@@ -173,6 +184,7 @@ def evolve(ruleset: Ruleset[S], table: Table[S] | None, event: Event) -> Table[S
             seed=event.seed,
             salt=event.salt,
             seed_commitment=event.seed_commitment,
+            created_at=event.created_at,
             version=1,
         )
     assert table is not None, "a game's first event is game_created"
@@ -213,6 +225,7 @@ def view(ruleset: Ruleset[Any], table: Table[Any], viewer: Viewer) -> dict[str, 
         "ruleset": table.ruleset,
         "version": table.version,
         "status": str(table.status),
+        "created_at": table.created_at,
         "options": table.options,
         "seats": [{"seat": i, **msgspec.to_builtins(s), "open": s.is_open} for i, s in enumerate(table.seats)],
         "seed_commitment": table.seed_commitment,

@@ -11,6 +11,8 @@ from flask_limiter import Limiter
 
 from events.store import EventStore
 from games.registry import RULESETS
+from projections import Projections
+from service import tokens
 from service.api import BLUEPRINTS
 from service.api.problems import ProblemApi
 from service.config import Config
@@ -34,8 +36,12 @@ API_SETTINGS = {
 
 
 def caller_key() -> str:
-    """Rate limits count per seat token, else per client address."""
-    return request.headers.get("Authorization") or request.remote_addr or "anonymous"
+    """Rate limits count per seat token, else per client address. The limiter keeps its counters in
+    Redis under this key, so a token is named by its hash: tokens are never stored in the clear."""
+    header = request.headers.get("Authorization")
+    if header:
+        return "token:" + tokens.digest(header)
+    return request.remote_addr or "anonymous"
 
 
 def document_moves(api: ProblemApi) -> None:
@@ -54,7 +60,8 @@ def create_app(config: Config | None = None, **overrides: Any) -> Flask:
     app.config.update(API_SETTINGS, RATELIMIT_STORAGE_URI=config.redis_url, **overrides)
     client = redis.Redis.from_url(config.redis_url)
     app.extensions["syndicate.redis"] = client
-    app.extensions["syndicate.games"] = Games(EventStore(client))
+    app.extensions["syndicate.projections"] = projections = Projections(client)
+    app.extensions["syndicate.games"] = Games(EventStore(client), projections)
     limiter = Limiter(caller_key, app=app, default_limits=[config.rate_limit], key_prefix="syndicate:rate")
     api = ProblemApi(app)
     app.extensions["syndicate.api"] = api

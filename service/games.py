@@ -19,12 +19,15 @@ import msgspec
 
 from events import keys
 from events.envelope import GENESIS, Envelope, sealed
-from events.registry import from_payload, to_payload
+from events.registry import to_payload
 from events.store import DuplicateRequestError, EventStore, Idempotency, StaleVersionError
 from games import table as tables
 from games.base import EVERYONE, SPECTATOR, Event, Move, Ruleset, Viewer
 from games.registry import RULESETS
 from games.table import SetupError, Status, Table
+from projections import Projections
+from projections.replay import event_of, fold
+from projections.results import result_of
 from service import tokens
 from service.errors import (
     ConflictError,
@@ -55,8 +58,9 @@ class Game:
 
 
 class Games:
-    def __init__(self, store: EventStore, clock: Callable[[], str] = utc_now) -> None:
+    def __init__(self, store: EventStore, projections: Projections, clock: Callable[[], str] = utc_now) -> None:
         self.store = store
+        self.projections = projections
         self.clock = clock
 
     # -- reading ---------------------------------------------------------------------------
@@ -73,8 +77,7 @@ class Games:
         table = None
         if loaded.snapshot is not None:
             table = msgspec.json.decode(loaded.snapshot, type=Table[ruleset.state_type])
-        for envelope in loaded.tail:
-            table = tables.evolve(ruleset, table, event_of(envelope))
+        table = fold(ruleset, table, loaded.tail)
         assert table is not None
         return Game(ruleset, table, loaded.head_hash, loaded.token_hashes, loaded.answer)
 
@@ -86,6 +89,34 @@ class Games:
         if seat is None:
             raise InvalidTokenError("this token holds no seat in this game")
         return seat
+
+    def read_view(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """The caller's view from the read model; if it is missing or behind, project the game first."""
+        if not GAME_ID.fullmatch(game_id):
+            raise GameNotFoundError(f"no game {game_id!r}")
+        seat = None
+        if token is not None:
+            seat = tokens.seat_of(token, self.store.token_hashes(game_id))
+            if seat is None:
+                self.load(game_id)  # a missing game answers 404 before a wrong token answers 401
+                raise InvalidTokenError("this token holds no seat in this game")
+        stored = self.projections.views.read(game_id, seat)
+        if stored is not None:
+            return msgspec.json.decode(stored)
+        game = self.load(game_id)
+        self.projections.project(game.ruleset, game.table)
+        return self.view(game, seat)
+
+    def read_result(self, game_id: str) -> dict[str, Any]:
+        """The final tally from the read model, projected first if it is missing."""
+        stored = self.projections.results.result(game_id) if GAME_ID.fullmatch(game_id) else None
+        if stored is not None:
+            return stored
+        game = self.load(game_id)
+        if game.table.status is not Status.FINISHED:
+            raise ConflictError("the game has not finished yet", code="game_not_finished")
+        self.projections.project(game.ruleset, game.table)
+        return result_of(game.ruleset, game.table)
 
     def view(self, game: Game, seat: int | None) -> dict[str, Any]:
         return tables.view(game.ruleset, game.table, SPECTATOR if seat is None else seat)
@@ -107,7 +138,7 @@ class Games:
         game_id = secrets.token_hex(8)
         seat_list = [tables.Seat(name=s.get("name"), bot=s.get("bot")) for s in seats]
         seed = secrets.randbits(53) if seed is None else seed
-        events = tables.create(ruleset, game_id, seat_list, options, seed, secrets.token_hex(16))
+        events = tables.create(ruleset, game_id, seat_list, options, seed, secrets.token_hex(16), self.clock())
         handed = {i: tokens.new_token() for i, s in enumerate(seat_list) if s.name is not None}
         envelopes, game = self._seal(ruleset, None, GENESIS, events, None, {"name": "create"})
         self._save(game, envelopes, 0, handed)
@@ -218,6 +249,7 @@ class Games:
         self.store.append(
             game.table.game_id, envelopes, expected_version, snapshot, game.ruleset.id, hashes, idempotency
         )
+        self.projections.project(game.ruleset, game.table)
 
 
 def first_answer(stored: bytes, fingerprint: str) -> dict[str, Any]:
@@ -238,10 +270,6 @@ def parse_move(ruleset: Ruleset[Any], body: dict[str, Any]) -> Move:
         return msgspec.convert(body, move_type)
     except msgspec.ValidationError as error:
         raise InvalidRequestError(f"invalid move: {error}") from None
-
-
-def event_of(envelope: Envelope) -> Event:
-    return from_payload(envelope.type, envelope.schema_version, envelope.payload)
 
 
 def viewer_of(game: Game, seat: int | None) -> Viewer:

@@ -1,5 +1,5 @@
 """The HTTP API: one blueprint per resource."""
 
-from service.api import games, health, rulesets
+from service.api import games, health, leaderboard, rulesets
 
-BLUEPRINTS = (rulesets.blp, games.blp, health.blp)
+BLUEPRINTS = (rulesets.blp, games.blp, leaderboard.blp, health.blp)

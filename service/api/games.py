@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
 from flask import current_app, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
+from flask_smorest.pagination import PaginationParameters
 
-from games.table import Status
 from service.api import schemas
 from service.api.auth import bearer_token
-from service.errors import ConflictError, InvalidTokenError, VersionMismatchError
+from service.errors import InvalidTokenError, VersionMismatchError
 from service.games import Game, Games
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Create, join and play games")
@@ -28,6 +27,18 @@ def etag(game: Game) -> dict[str, str]:
 
 @blp.route("")
 class GameCollection(MethodView):
+    @blp.arguments(schemas.LobbyQuerySchema, location="query")
+    @blp.response(200, schemas.LobbyEntrySchema(many=True))
+    @blp.paginate()
+    def get(self, query: dict[str, str], pagination_parameters: PaginationParameters) -> Any:
+        """The lobby: games newest first, filtered by `status` and `ruleset`, paginated"""
+        p = pagination_parameters
+        total, page = games().projections.lobby.page(
+            query.get("status"), query.get("ruleset"), (p.page - 1) * p.page_size, p.page_size
+        )
+        p.item_count = total
+        return page
+
     @blp.arguments(schemas.CreateGameSchema)
     @blp.response(201, schemas.CreatedGameSchema)
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
@@ -47,8 +58,8 @@ class GameResource(MethodView):
     @blp.alt_response(404, response="NOT_FOUND")
     def get(self, game_id: str) -> Any:
         """The game as the caller may see it, with `legal_moves` for a seat token"""
-        game = games().load(game_id)
-        return games().view(game, games().seat_of(game, bearer_token())), 200, etag(game)
+        view = games().read_view(game_id, bearer_token())
+        return view, 200, {"ETag": f'"{view["version"]}"'}
 
 
 @blp.route("/<game_id>/join")
@@ -107,13 +118,8 @@ class ResultResource(MethodView):
     @blp.alt_response(409, response="CONFLICT")
     def get(self, game_id: str) -> Any:
         """The final tally: scores, ranks, winners and the tie-break used"""
-        game = games().load(game_id)
-        if game.table.status is not Status.FINISHED:
-            raise ConflictError("the game has not finished yet", code="game_not_finished")
-        result = msgspec.to_builtins(game.ruleset.result(game.table.rules))
-        seats = [{"seat": i, **msgspec.to_builtins(s)} for i, s in enumerate(game.table.seats)]
-        body = {"game_id": game_id, "ruleset": game.ruleset.id, "version": game.table.version, "seats": seats}
-        return {**body, **result}, 200, etag(game)
+        result = games().read_result(game_id)
+        return result, 200, {"ETag": f'"{result["version"]}"'}
 
 
 def parse_if_match(header: str | None) -> int | None:

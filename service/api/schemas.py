@@ -28,6 +28,45 @@ class CreateGameSchema(Schema):
     )
 
 
+class SeatSchema(Schema):
+    seat = fields.Integer()
+    name = fields.String()
+    bot = fields.String()
+    open = fields.Boolean()
+
+
+class LobbyQuerySchema(Schema):
+    status = fields.String(validate=validate.OneOf(["waiting", "in_progress", "finished"]))
+    ruleset = fields.String()
+
+
+class LobbyEntrySchema(Schema):
+    game_id = fields.String()
+    ruleset = fields.String()
+    status = fields.String()
+    version = fields.Integer()
+    created_at = fields.String()
+    seats = fields.List(fields.Nested(SeatSchema))
+    open_seats = fields.Integer()
+
+
+class LeaderboardQuerySchema(Schema):
+    ruleset = fields.String(required=True)
+
+
+class LeaderboardRowSchema(Schema):
+    rank = fields.Integer()
+    player = fields.String(metadata={"description": "a player's name, or bot:<kind>"})
+    games = fields.Integer()
+    wins = fields.Integer(metadata={"description": "games won, shared victories included"})
+    points = fields.Integer(metadata={"description": "the sum of the player's final scores"})
+
+
+class LeaderboardSchema(Schema):
+    ruleset = fields.String()
+    players = fields.List(fields.Nested(LeaderboardRowSchema))
+
+
 class JoinSchema(Schema):
     name = fields.String(required=True, validate=validate.Length(1, 40))
 
@@ -61,13 +100,6 @@ class EventsQuerySchema(Schema):
     limit = fields.Integer(load_default=100, validate=validate.Range(1, 1000))
 
 
-class SeatSchema(Schema):
-    seat = fields.Integer()
-    name = fields.String()
-    bot = fields.String()
-    open = fields.Boolean()
-
-
 class AwaitingSchema(Schema):
     seat = fields.Integer()
     decision = fields.String()
@@ -78,6 +110,7 @@ class GameSchema(Schema):
     ruleset = fields.String()
     version = fields.Integer(metadata={"description": "the number of events in the game's log"})
     status = fields.String(validate=validate.OneOf(["waiting", "in_progress", "finished"]))
+    created_at = fields.String()
     options = fields.Dict()
     seats = fields.List(fields.Nested(SeatSchema))
     seed_commitment = fields.String(metadata={"description": 'sha256 of "<seed>:<salt>", both revealed at the end'})

@@ -1,0 +1,67 @@
+"""The lobby: every game's summary, listed by status and ruleset, newest first."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import msgspec
+import redis
+
+from events import keys
+from games.table import Status, Table
+
+STATUSES = tuple(str(s) for s in Status)
+
+# Entry and indexes change together, and only forward: an older version never overwrites a newer.
+_WRITE = """
+local old = redis.call('GET', KEYS[1])
+if old and cjson.decode(old)['version'] >= tonumber(ARGV[1]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[2])
+for i = 6, #KEYS do redis.call('ZREM', KEYS[i], ARGV[4]) end
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
+redis.call('ZADD', KEYS[3], ARGV[3], ARGV[4])
+redis.call('ZADD', KEYS[4], ARGV[3], ARGV[4])
+redis.call('ZADD', KEYS[5], ARGV[3], ARGV[4])
+return 1
+"""
+
+
+def entry(table: Table[Any]) -> dict[str, Any]:
+    """What the lobby shows of a game."""
+    seats = [{"seat": i, **msgspec.to_builtins(s), "open": s.is_open} for i, s in enumerate(table.seats)]
+    return {
+        "game_id": table.game_id,
+        "ruleset": table.ruleset,
+        "status": str(table.status),
+        "version": table.version,
+        "created_at": table.created_at,
+        "seats": seats,
+        "open_seats": sum(s["open"] for s in seats),
+    }
+
+
+class LobbyProjection:
+    def __init__(self, client: redis.Redis) -> None:
+        self.redis = client
+        self._write = client.register_script(_WRITE)
+
+    def project(self, table: Table[Any], pipe: redis.client.Pipeline | None = None) -> None:
+        status, ruleset = str(table.status), table.ruleset
+        # The new status's indexes come first (KEYS[2..5]); the others' memberships are removed.
+        fresh = [keys.lobby_index(s, r) for s in ("*", status) for r in ("*", ruleset)]
+        stale = [keys.lobby_index(s, r) for s in STATUSES if s != status for r in ("*", ruleset)]
+        created = datetime.fromisoformat(table.created_at).timestamp() if table.created_at else 0
+        self._write(
+            keys=[keys.lobby_game(table.game_id), *fresh, *stale],
+            args=[table.version, msgspec.json.encode(entry(table)), created, table.game_id],
+            client=pipe,
+        )
+
+    def page(self, status: str | None, ruleset: str | None, offset: int, limit: int) -> tuple[int, list[dict]]:
+        """The total number of matching games and one page of them, newest first."""
+        index = keys.lobby_index(status or "*", ruleset or "*")
+        total = self.redis.zcard(index)
+        ids = self.redis.zrevrange(index, offset, offset + limit - 1)
+        raw = self.redis.mget([keys.lobby_game(i.decode()) for i in ids]) if ids else []
+        return int(total), [msgspec.json.decode(r) for r in raw if r is not None]

@@ -1,0 +1,67 @@
+"""Results of finished games, and the leaderboard across them by player name."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+import redis
+
+from events import keys
+from games.base import Ruleset
+from games.table import Status, Table
+
+# A game counts once per leaderboard, however often it is projected.
+_COUNT = """
+if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then return 0 end
+for i = 2, #ARGV, 3 do
+  redis.call('HINCRBY', KEYS[2], ARGV[i] .. ':games', 1)
+  redis.call('HINCRBY', KEYS[2], ARGV[i] .. ':wins', ARGV[i + 1])
+  redis.call('HINCRBY', KEYS[2], ARGV[i] .. ':points', ARGV[i + 2])
+end
+return 1
+"""
+
+
+def player_name(table: Table[Any], seat: int) -> str:
+    """Who sat there, for the leaderboard: a player's name, or the kind of bot."""
+    s = table.seats[seat]
+    return s.name if s.name is not None else f"bot:{s.bot}"
+
+
+def result_of(ruleset: Ruleset[Any], table: Table[Any]) -> dict[str, Any]:
+    """The final tally of a finished game as the API shows it."""
+    seats = [{"seat": i, **msgspec.to_builtins(s)} for i, s in enumerate(table.seats)]
+    head = {"game_id": table.game_id, "ruleset": table.ruleset, "version": table.version, "seats": seats}
+    return {**head, **msgspec.to_builtins(ruleset.result(table.rules))}
+
+
+class ResultProjection:
+    def __init__(self, client: redis.Redis) -> None:
+        self.redis = client
+        self._count = client.register_script(_COUNT)
+
+    def project(self, ruleset: Ruleset[Any], table: Table[Any], pipe: redis.client.Pipeline | None = None) -> None:
+        """Once a game is finished: store its result and count it on its ruleset's leaderboard."""
+        if table.status is not Status.FINISHED:
+            return
+        result = result_of(ruleset, table)
+        (pipe or self.redis).set(keys.result(table.game_id), msgspec.json.encode(result))
+        args: list[Any] = [table.game_id]
+        for seat, score in enumerate(result["scores"]):
+            args += [player_name(table, seat), int(seat in result["winners"]), score]
+        keys_ = [keys.leaderboard_counted(table.ruleset), keys.leaderboard_stats(table.ruleset)]
+        self._count(keys=keys_, args=args, client=pipe)
+
+    def result(self, game_id: str) -> dict[str, Any] | None:
+        raw = self.redis.get(keys.result(game_id))
+        return msgspec.json.decode(raw) if raw else None
+
+    def leaderboard(self, ruleset: str) -> list[dict[str, Any]]:
+        """Players by wins, then points, then games played (fewer first), then name."""
+        stats: dict[str, dict[str, Any]] = {}
+        for field, value in self.redis.hgetall(keys.leaderboard_stats(ruleset)).items():
+            name, _, stat = field.decode().rpartition(":")
+            stats.setdefault(name, {"player": name})[stat] = int(value)
+        rows = sorted(stats.values(), key=lambda r: (-r["wins"], -r["points"], r["games"], r["player"]))
+        return [{"rank": i + 1, **row} for i, row in enumerate(rows)]

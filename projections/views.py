@@ -1,0 +1,50 @@
+"""Each viewer's view of a game: the spectator's and every seat's, as of a version."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+import redis
+
+from events import keys
+from games import table as tables
+from games.base import SPECTATOR, Ruleset
+from games.table import Table
+
+# Write only if newer: a projector that runs twice, late or out of order never moves a view back.
+_WRITE = """
+local stored = tonumber(redis.call('HGET', KEYS[1], 'version')) or 0
+if stored >= tonumber(ARGV[1]) then return 0 end
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 'version', ARGV[1], unpack(ARGV, 2))
+return 1
+"""
+
+# The view of one viewer and whether it is current, in one round trip.
+_READ = """
+local view = redis.call('HMGET', KEYS[1], 'version', ARGV[1])
+return {tonumber(view[1]) or 0, view[2] or false, redis.call('XLEN', KEYS[2])}
+"""
+
+
+def field_of(viewer: int | None) -> str:
+    return "spectator" if viewer is None else str(viewer)
+
+
+class ViewProjection:
+    def __init__(self, client: redis.Redis) -> None:
+        self._write = client.register_script(_WRITE)
+        self._read = client.register_script(_READ)
+
+    def project(self, ruleset: Ruleset[Any], table: Table[Any], pipe: redis.client.Pipeline | None = None) -> None:
+        """Write every viewer's view of the table, unless a newer one is already there."""
+        fields: list[str | bytes] = [field_of(None), msgspec.json.encode(tables.view(ruleset, table, SPECTATOR))]
+        for seat in range(len(table.seats)):
+            fields += [field_of(seat), msgspec.json.encode(tables.view(ruleset, table, seat))]
+        self._write(keys=[keys.views(table.game_id)], args=[table.version, *fields], client=pipe)
+
+    def read(self, game_id: str, viewer: int | None) -> bytes | None:
+        """The stored view, or None if it is missing or behind the game's log (then project first)."""
+        version, view, length = self._read(keys=[keys.views(game_id), keys.events(game_id)], args=[field_of(viewer)])
+        return view if view is not None and version == length else None

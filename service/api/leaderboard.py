@@ -1,0 +1,28 @@
+"""The leaderboard across finished games, by player name."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import current_app
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from games.registry import RULESETS
+from games.table import SetupError
+from service.api import schemas
+
+blp = Blueprint("leaderboard", __name__, url_prefix="/v1/leaderboard", description="Standings across games")
+
+
+@blp.route("")
+class Leaderboard(MethodView):
+    @blp.arguments(schemas.LeaderboardQuerySchema, location="query")
+    @blp.response(200, schemas.LeaderboardSchema)
+    def get(self, query: dict[str, str]) -> Any:
+        """Players of a ruleset by wins, then points: games played, wins, points"""
+        ruleset = query["ruleset"]
+        if ruleset not in RULESETS:
+            raise SetupError("unknown_ruleset", f"no ruleset {ruleset!r}; see GET /v1/rulesets")
+        players = current_app.extensions["syndicate.projections"].results.leaderboard(ruleset)
+        return {"ruleset": ruleset, "players": players}

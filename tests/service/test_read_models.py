@@ -1,0 +1,108 @@
+import random
+import threading
+
+import redis
+
+from events.store import EventStore
+from projections import Projections
+from tests.client import ApiClient
+from tests.service.read_models import play_corpus, play_randomly, play_shared_victory, read_models
+
+
+def test_rebuilt_read_models_equal_the_live_ones_exactly(api: ApiClient, redis_client: redis.Redis) -> None:
+    play_corpus(api)
+    live = read_models(redis_client)
+    assert any(":views" in k for k in live) and any(":result" in k for k in live)
+    assert Projections(redis_client).rebuild(EventStore(redis_client)) == 8
+    assert read_models(redis_client) == live
+
+
+def test_a_projection_dropped_and_rebuilt_during_play_converges(api: ApiClient, redis_client: redis.Redis) -> None:
+    tables = [api.create(players=4, seed=s) for s in range(3)]
+    stop = threading.Event()
+    rebuilds = 0
+
+    def rebuild_again_and_again() -> None:
+        nonlocal rebuilds
+        projections, store = Projections(redis_client), EventStore(redis_client)
+        while not stop.is_set():
+            projections.rebuild(store)
+            rebuilds += 1
+
+    rebuilder = threading.Thread(target=rebuild_again_and_again)
+    rebuilder.start()
+    try:
+        rng = random.Random(5)
+        for table in tables:
+            play_randomly(api, table, rng)
+    finally:
+        stop.set()
+        rebuilder.join()
+    assert rebuilds > 1
+    converged = read_models(redis_client)
+    # What the moves projected, with rebuilds racing them, is what the log alone gives.
+    Projections(redis_client).rebuild(EventStore(redis_client))
+    assert converged == read_models(redis_client)
+    assert all(api.http.get(f"/v1/games/{t.id}/result").status_code == 200 for t in tables)
+
+
+def test_lobby_lists_games_newest_first_by_status_and_ruleset_with_pages(api: ApiClient) -> None:
+    waiting = api.create(seats=[{"name": "Ann"}, {"open": True}, {"open": True}])
+    finished = play_shared_victory(api)
+    playing = api.create(players=3)
+    listed = api.http.get("/v1/games?page_size=2")
+    assert listed.status_code == 200
+    assert [g["game_id"] for g in listed.json] == [playing.id, finished.id]
+    assert '"total": 3' in listed.headers["X-Pagination"]
+    second = api.http.get("/v1/games?page_size=2&page=2").json
+    assert [g["game_id"] for g in second] == [waiting.id]
+    by_status = {
+        s: [g["game_id"] for g in api.http.get(f"/v1/games?status={s}").json]
+        for s in ("waiting", "in_progress", "finished")
+    }
+    assert by_status == {"waiting": [waiting.id], "in_progress": [playing.id], "finished": [finished.id]}
+    assert api.http.get("/v1/games?ruleset=cash-n-guns").json == []
+    assert api.http.get("/v1/games?status=waiting").json[0]["open_seats"] == 2
+
+
+def test_a_game_moves_from_waiting_to_in_progress_in_the_lobby(api: ApiClient) -> None:
+    table = api.create(seats=[{"name": "Ann"}, {"name": "Bob"}, {"open": True}])
+    assert [g["game_id"] for g in api.http.get("/v1/games?status=waiting").json] == [table.id]
+    api.join(table, "Cat")
+    assert api.http.get("/v1/games?status=waiting").json == []
+    assert [g["game_id"] for g in api.http.get("/v1/games?status=in_progress").json] == [table.id]
+
+
+def test_leaderboard_counts_games_wins_and_points_by_player_name(api: ApiClient) -> None:
+    play_shared_victory(api)
+    play_shared_victory(api)
+    board = api.http.get("/v1/leaderboard?ruleset=twelve-gangsters").json
+    assert board["players"] == [
+        {"rank": 1, "player": "Ann", "games": 2, "wins": 2, "points": 104},
+        {"rank": 2, "player": "Bob", "games": 2, "wins": 2, "points": 104},
+        {"rank": 3, "player": "Cat", "games": 2, "wins": 2, "points": 104},
+    ]
+    assert api.http.get("/v1/leaderboard?ruleset=nope").status_code == 422
+
+
+def test_projecting_a_finished_game_twice_counts_it_once(api: ApiClient, redis_client: redis.Redis) -> None:
+    table = play_shared_victory(api)
+    games = api.http.application.extensions["syndicate.games"]
+    game = games.load(table.id)
+    games.projections.project(game.ruleset, game.table)
+    games.projections.project(game.ruleset, game.table)
+    board = api.http.get("/v1/leaderboard?ruleset=twelve-gangsters").json
+    assert [row["games"] for row in board["players"]] == [1, 1, 1]
+
+
+def test_a_view_behind_the_log_is_brought_up_to_date_when_read(api: ApiClient, redis_client: redis.Redis) -> None:
+    from events import keys
+
+    table = api.create(players=3, options={"first_boss": 0})
+    stale = redis_client.hgetall(keys.views(table.id))
+    api.play(table, 0, 4)
+    redis_client.delete(keys.views(table.id))
+    redis_client.hset(keys.views(table.id), mapping=stale)  # as if the process died before projecting
+    view = api.game(table, 0)
+    assert view["version"] == api.game(table)["version"]
+    assert view["you"]["chosen"] == 4
