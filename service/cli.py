@@ -3,16 +3,24 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import signal
 import subprocess
 import sys
 import time
+from typing import BinaryIO
 
 import click
+import redis
 import yaml
 
+from events.envelope import decode as envelope_decode
+from events.store import EventStore
+from projections import Projections
+from service.audit import audit_log
 from service.config import Config
+from service.games import Games
 from service.redis_server import RedisServer
 
 
@@ -64,6 +72,43 @@ def gunicorn_args(config: Config) -> list[str]:
 def openapi() -> None:
     """Print the OpenAPI document generated from the code (committed as api_spec/openapi.yaml)."""
     click.echo(openapi_yaml(), nl=False)
+
+
+def connect() -> redis.Redis:
+    config = Config()
+    if not config.redis_url:
+        raise click.UsageError("set REDIS_URL to the Redis that holds the games")
+    return redis.Redis.from_url(config.redis_url)
+
+
+@main.group()
+def projections() -> None:
+    """Read models: views, lobby, results, leaderboard."""
+
+
+@projections.command("rebuild")
+def rebuild() -> None:
+    """Drop every read model and rebuild it from the event streams."""
+    client = connect()
+    count = Projections(client).rebuild(EventStore(client))
+    click.echo(f"rebuilt the read models of {count} games")
+
+
+@main.command()
+@click.argument("game_id", required=False)
+@click.option("--log", "log_file", type=click.File("rb"), help="an exported log (NDJSON): audit it offline")
+def audit(game_id: str | None, log_file: BinaryIO | None) -> None:
+    """Replay a game's log through the rules and check it; exit 1 if any check fails."""
+    if log_file is not None:
+        envelopes = [envelope_decode(line) for line in log_file if line.strip()]
+        report = audit_log(game_id or (envelopes[0].game_id if envelopes else ""), envelopes).as_dict()
+    elif game_id:
+        client = connect()
+        report = Games(EventStore(client), Projections(client)).audit(game_id).as_dict()
+    else:
+        raise click.UsageError("name a game, or give --log FILE")
+    click.echo(json.dumps(report, indent=2))
+    sys.exit(0 if report["ok"] else 1)
 
 
 def openapi_yaml() -> str:

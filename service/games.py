@@ -22,20 +22,23 @@ from events.envelope import GENESIS, Envelope, sealed
 from events.registry import to_payload
 from events.store import DuplicateRequestError, EventStore, Idempotency, StaleVersionError
 from games import table as tables
-from games.base import EVERYONE, SPECTATOR, Event, Move, Ruleset, Viewer
+from games.base import EVERYONE, SPECTATOR, Event, Ruleset, Viewer
 from games.registry import RULESETS
 from games.table import SetupError, Status, Table
 from projections import Projections
 from projections.replay import event_of, fold
 from projections.results import result_of
 from service import tokens
+from service.audit import Report, audit_log, check_live
 from service.errors import (
     ConflictError,
     GameNotFoundError,
     InvalidRequestError,
     InvalidTokenError,
+    NotFoundError,
     VersionMismatchError,
 )
+from service.moves import parse_move
 
 GAME_ID = re.compile(r"[0-9a-f]{16}")
 MAX_ATTEMPTS = 5
@@ -117,6 +120,30 @@ class Games:
             raise ConflictError("the game has not finished yet", code="game_not_finished")
         self.projections.project(game.ruleset, game.table)
         return result_of(game.ruleset, game.table)
+
+    def audit(self, game_id: str) -> Report:
+        """Replay the whole log through the rules and compare it with the live state and views."""
+        game = self.load(game_id)
+        report = audit_log(game_id, self.store.read(game_id))
+        stored = self.store.redis.hgetall(keys.views(game_id))
+        views = {k.decode(): msgspec.json.decode(v) for k, v in stored.items()}
+        check_live(report, game.table, views)
+        return report
+
+    def state_at(self, game: Game, version: int, seat: int | None) -> dict[str, Any]:
+        """The caller's view as it was at `version` (time travel); hidden then is hidden now,
+        unless the game has since finished."""
+        if not 1 <= version <= game.table.version:
+            raise NotFoundError(
+                f"game {game.table.game_id} has versions 1 to {game.table.version}", "version_not_found"
+            )
+        past = fold(game.ruleset, None, self.store.read(game.table.game_id, after=0, limit=version))
+        assert past is not None
+        viewer = viewer_of(game, seat)
+        view = tables.view(game.ruleset, past, viewer)
+        if seat is not None and viewer == EVERYONE:
+            view["you"] = tables.view(game.ruleset, past, seat)["you"]
+        return view
 
     def view(self, game: Game, seat: int | None) -> dict[str, Any]:
         return tables.view(game.ruleset, game.table, SPECTATOR if seat is None else seat)
@@ -260,18 +287,6 @@ def first_answer(stored: bytes, fingerprint: str) -> dict[str, Any]:
     return record["answer"]
 
 
-def parse_move(ruleset: Ruleset[Any], body: dict[str, Any]) -> Move:
-    """The ruleset's move for a request body; InvalidRequestError for an unknown type or bad field."""
-    move_type = ruleset.move_type(str(body.get("type")))
-    if move_type is None:
-        names = ", ".join(m.__struct_config__.tag for m in ruleset.moves)  # type: ignore[misc]
-        raise InvalidRequestError(f"unknown move type {body.get('type')!r}; {ruleset.id} takes: {names}")
-    try:
-        return msgspec.convert(body, move_type)
-    except msgspec.ValidationError as error:
-        raise InvalidRequestError(f"invalid move: {error}") from None
-
-
 def viewer_of(game: Game, seat: int | None) -> Viewer:
     """Who the caller is to the rules: once a game is over, everyone sees everything."""
     if game.table.status is Status.FINISHED:
@@ -283,11 +298,16 @@ def feed_item(game: Game, envelope: Envelope, seat: int | None) -> dict[str, Any
     """One event of the log as the caller may see it; the command stays with its author."""
     viewer = viewer_of(game, seat)
     item: dict[str, Any] = {
+        "game_id": envelope.game_id,
         "version": envelope.version,
         "type": envelope.type,
+        "schema_version": envelope.schema_version,
         "seat": envelope.seat,
         "at": envelope.at,
-        "payload": tables.event_view(game.ruleset, event_of(envelope), viewer),
+        # Everyone sees the stored payload verbatim, so an exported log's hashes check out.
+        "payload": envelope.payload
+        if viewer == EVERYONE
+        else tables.event_view(game.ruleset, event_of(envelope), viewer),
         "prev_hash": envelope.prev_hash,
         "hash": envelope.hash,
     }

@@ -95,22 +95,6 @@ class MoveResource(MethodView):
         return answer, 200, {"ETag": f'"{answer["version"]}"'}
 
 
-@blp.route("/<game_id>/events")
-class EventCollection(MethodView):
-    @blp.arguments(schemas.EventsQuerySchema, location="query")
-    @blp.response(200, schemas.EventPageSchema)
-    @blp.alt_response(401, response="UNAUTHORIZED")
-    @blp.alt_response(404, response="NOT_FOUND")
-    def get(self, query: dict[str, int], game_id: str) -> Any:
-        """The log after version `after`, as the caller may see it"""
-        game = games().load(game_id)
-        seat = games().seat_of(game, bearer_token())
-        events = games().events(game, seat, query["after"], query["limit"])
-        more = events and events[-1]["version"] < game.table.version
-        page = {"game_id": game_id, "version": game.table.version, "events": events}
-        return {**page, "next_after": events[-1]["version"] if more else None}, 200, etag(game)
-
-
 @blp.route("/<game_id>/result")
 class ResultResource(MethodView):
     @blp.response(200, schemas.ResultSchema)

@@ -137,7 +137,9 @@ class JoinedSchema(Schema):
 
 
 class EventSchema(Schema):
+    game_id = fields.String()
     version = fields.Integer()
+    schema_version = fields.Integer()
     type = fields.String()
     seat = fields.Integer(allow_none=True, metadata={"description": "the seat whose command caused it"})
     at = fields.String()
@@ -159,6 +161,18 @@ class MoveResultSchema(Schema):
     version = fields.Integer()
     events = fields.List(fields.Nested(EventSchema))
     game = fields.Nested(GameSchema)
+
+
+class StreamQuerySchema(Schema):
+    after = fields.Integer(validate=validate.Range(min=0), metadata={"description": "or send Last-Event-ID"})
+
+
+class AuditSchema(Schema):
+    game_id = fields.String()
+    ok = fields.Boolean()
+    event_count = fields.Integer()
+    head_hash = fields.String(metadata={"description": "the hash of the last event: the head of the chain"})
+    problems = fields.List(fields.Dict(), metadata={"description": "each with `version`, `check` and `detail`"})
 
 
 class ResultSchema(Schema):

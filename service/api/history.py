@@ -1,0 +1,120 @@
+"""A game's history: the log (paged, NDJSON or live), its state at any version, and its audit."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Response, current_app, request, stream_with_context
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from events import keys
+from games.table import Status
+from service.api import schemas
+from service.api.auth import bearer_token
+from service.games import Games, feed_item
+
+blp = Blueprint("history", __name__, url_prefix="/v1/games", description="Logs, time travel and audits")
+
+NDJSON = "application/x-ndjson"
+PAGE = 500
+KEEPALIVE_S = 15
+SSE_DOC = "Server-Sent Events: `id` is the version, `event` the type, `data` the event as the caller may see it"
+
+
+def games() -> Games:
+    return current_app.extensions["syndicate.games"]
+
+
+@blp.route("/<game_id>/events")
+class EventCollection(MethodView):
+    @blp.arguments(schemas.EventsQuerySchema, location="query")
+    @blp.response(200, schemas.EventPageSchema)
+    @blp.doc(responses={"200": {"content": {NDJSON: {"schema": {"$ref": "#/components/schemas/Event"}}}}})
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(404, response="NOT_FOUND")
+    def get(self, query: dict[str, int], game_id: str) -> Any:
+        """The log after version `after`, as the caller may see it; all of it as NDJSON on request"""
+        game = games().load(game_id)
+        seat = games().seat_of(game, bearer_token())
+        if request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON:
+            return Response(stream_with_context(export(games(), game_id, seat, query["after"])), mimetype=NDJSON)
+        events = games().events(game, seat, query["after"], query["limit"])
+        more = events and events[-1]["version"] < game.table.version
+        page = {"game_id": game_id, "version": game.table.version, "events": events}
+        etag = {"ETag": f'"{game.table.version}"'}
+        return {**page, "next_after": events[-1]["version"] if more else None}, 200, etag
+
+
+def export(service: Games, game_id: str, seat: int | None, after: int) -> Iterator[str]:
+    """Every event after `after`, one JSON object a line, read a page at a time."""
+    game = service.load(game_id)
+    while True:
+        page = service.store.read(game_id, after=after, limit=PAGE)
+        for envelope in page:
+            yield json.dumps(feed_item(game, envelope, seat), separators=(",", ":")) + "\n"
+        if len(page) < PAGE:
+            return
+        after = page[-1].version
+
+
+@blp.route("/<game_id>/events/stream")
+class EventStream(MethodView):
+    @blp.arguments(schemas.StreamQuerySchema, location="query")
+    @blp.response(200)
+    @blp.doc(
+        responses={"200": {"description": SSE_DOC, "content": {"text/event-stream": {"schema": {"type": "string"}}}}}
+    )
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(404, response="NOT_FOUND")
+    def get(self, query: dict[str, int], game_id: str) -> Any:
+        """The log live, as Server-Sent Events; resumes after `Last-Event-ID`"""
+        game = games().load(game_id)
+        seat = games().seat_of(game, bearer_token())
+        last = request.headers.get("Last-Event-ID", "")
+        after = int(last) if last.isdigit() else query.get("after", 0)
+        headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+        body = stream_with_context(live(games(), game_id, seat, after))
+        return Response(body, mimetype="text/event-stream", headers=headers)
+
+
+def live(service: Games, game_id: str, seat: int | None, after: int) -> Iterator[str]:
+    """Events as they land, redacted for the caller; a comment every KEEPALIVE_S keeps proxies open.
+    The stream ends once a finished game's last event has been sent."""
+    yield "retry: 2000\n\n"
+    while True:
+        game = service.load(game_id)
+        page = service.store.read(game_id, after=after, limit=PAGE)
+        for envelope in page:
+            data = json.dumps(feed_item(game, envelope, seat), separators=(",", ":"))
+            yield f"id: {envelope.version}\nevent: {envelope.type}\ndata: {data}\n\n"
+            after = envelope.version
+        if page:
+            continue
+        if game.table.status is Status.FINISHED:
+            return
+        landed = service.store.redis.xread({keys.events(game_id): f"{after}-0"}, count=1, block=KEEPALIVE_S * 1000)
+        if not landed:
+            yield ": keep-alive\n\n"
+
+
+@blp.route("/<game_id>/states/<int:version>")
+class StateAtVersion(MethodView):
+    @blp.response(200, schemas.GameSchema)
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(404, response="NOT_FOUND")
+    def get(self, game_id: str, version: int) -> Any:
+        """The caller's view as it was at a version (time travel)"""
+        game = games().load(game_id)
+        return games().state_at(game, version, games().seat_of(game, bearer_token()))
+
+
+@blp.route("/<game_id>/audit")
+class Audit(MethodView):
+    @blp.response(200, schemas.AuditSchema)
+    @blp.alt_response(404, response="NOT_FOUND")
+    def get(self, game_id: str) -> Any:
+        """Replay the whole log through the rules and check it: `ok`, `event_count`, `head_hash`, `problems`"""
+        return games().audit(game_id).as_dict()

@@ -1,0 +1,187 @@
+import json
+import threading
+from collections.abc import Iterator
+
+import pytest
+import redis
+import requests
+from click.testing import CliRunner
+from flask import Flask
+from werkzeug.serving import make_server
+
+from events import keys
+from service.cli import main as cli
+from service.redis_server import free_port
+from tests.client import ApiClient
+from tests.service.read_models import SHARED_VICTORY_CARDS, play_corpus, play_shared_victory
+
+
+def test_every_game_of_the_corpus_passes_its_audit(api: ApiClient) -> None:
+    for table in play_corpus(api):
+        report = api.http.get(f"/v1/games/{table.id}/audit").json
+        assert report["ok"], report["problems"]
+        assert report["event_count"] == api.game(table)["version"]
+        assert report["head_hash"] == api.events(table)[-1]["hash"]
+
+
+def test_an_edited_event_is_named_by_the_audit(api: ApiClient, redis_client: redis.Redis) -> None:
+    table = play_shared_victory(api)
+    stream = keys.events(table.id)
+    envelopes = [json.loads(f[b"e"]) for _, f in redis_client.xrange(stream)]
+    edited = envelopes[9]
+    assert edited["type"] == "twelve_gangsters.gangster_played"
+    edited["payload"]["card"] = 12 if edited["payload"]["card"] != 12 else 11
+    rewrite_stream(redis_client, stream, envelopes)
+    report = api.http.get(f"/v1/games/{table.id}/audit").json
+    assert not report["ok"]
+    assert {p["version"] for p in report["problems"]} >= {10}
+    assert any(p["check"] == "hash" and p["version"] == 10 for p in report["problems"])
+
+
+def test_a_rehashed_forgery_breaks_the_chain_or_the_rules(api: ApiClient, redis_client: redis.Redis) -> None:
+    """A forger who recomputes the edited event's hash still breaks the next link, and the rules."""
+    from events.envelope import content_hash
+
+    table = play_shared_victory(api)
+    stream = keys.events(table.id)
+    envelopes = [json.loads(f[b"e"]) for _, f in redis_client.xrange(stream)]
+    seventh = next(e for e in envelopes if e["type"] == "twelve_gangsters.round_revealed")
+    seventh["payload"]["succeeded"] = [0, 1, 2]
+    from events.envelope import Envelope
+
+    seventh["hash"] = content_hash(Envelope(**seventh))
+    rewrite_stream(redis_client, stream, envelopes)
+    problems = api.http.get(f"/v1/games/{table.id}/audit").json["problems"]
+    checks = {(p["check"], p["version"]) for p in problems}
+    assert ("chain", seventh["version"] + 1) in checks
+    assert ("decision", seventh["version"] - 3) in checks or any(c == "decision" for c, _ in checks)
+
+
+def rewrite_stream(client: redis.Redis, stream: str, envelopes: list[dict]) -> None:
+    client.delete(stream)
+    for envelope in envelopes:
+        client.xadd(stream, {"e": json.dumps(envelope)}, id=f"{envelope['version']}-0")
+
+
+def test_a_tampered_snapshot_is_reported(api: ApiClient, redis_client: redis.Redis) -> None:
+    table = api.create(players=3, options={"first_boss": 0})
+    api.play(table, 0, 5)
+    state = json.loads(redis_client.hget(keys.snapshot(table.id), "state"))
+    state["rules"]["hands"][1] = [1, 2, 3]
+    redis_client.hset(keys.snapshot(table.id), "state", json.dumps(state))
+    problems = api.http.get(f"/v1/games/{table.id}/audit").json["problems"]
+    assert [p["check"] for p in problems] == ["snapshot"]
+
+
+def test_audit_of_an_unknown_game_is_404(api: ApiClient) -> None:
+    assert api.http.get("/v1/games/0123456789abcdef/audit").status_code == 404
+
+
+def test_a_finished_game_exported_as_ndjson_is_audited_offline(api: ApiClient, tmp_path) -> None:
+    table = play_shared_victory(api)
+    export = api.http.get(f"/v1/games/{table.id}/events", headers={"Accept": "application/x-ndjson"})
+    assert export.mimetype == "application/x-ndjson"
+    lines = export.get_data(as_text=True).splitlines()
+    assert len(lines) == api.game(table)["version"]
+    first = json.loads(lines[0])
+    assert first["payload"]["seed"] >= 0 and first["command"] == {"name": "create"}
+    log = tmp_path / "game.ndjson"
+    log.write_text("\n".join(lines) + "\n")
+    result = CliRunner().invoke(cli, ["audit", "--log", str(log)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["ok"] is True
+    lines[20] = lines[20].replace('"card":', '"card":1') if '"card":' in lines[20] else lines[20][:-1] + ',"x":1}'
+    log.write_text("\n".join(lines) + "\n")
+    assert CliRunner().invoke(cli, ["audit", "--log", str(log)]).exit_code == 1
+
+
+def test_the_event_list_pages_by_version(api: ApiClient) -> None:
+    table = play_shared_victory(api)
+    first = api.http.get(f"/v1/games/{table.id}/events?after=0&limit=10").json
+    assert [e["version"] for e in first["events"]] == list(range(1, 11)) and first["next_after"] == 10
+    last = api.http.get(f"/v1/games/{table.id}/events?after=60&limit=10").json
+    assert last["next_after"] is None and last["events"][-1]["version"] == last["version"]
+
+
+def test_time_travel_shows_the_callers_view_as_it_was(api: ApiClient) -> None:
+    table = api.create(players=3, options={"first_boss": 0})
+    api.play(table, 0, 5)
+    version = api.game(table)["version"]
+    for seat, card in ((1, 6), (2, 7)):
+        api.play(table, seat, card)
+    then = api.http.get(f"/v1/games/{table.id}/states/{version}", headers=api.auth(table, 0)).json
+    assert then["version"] == version and then["you"]["chosen"] == 5
+    assert then["state"]["round"] == 1 and then["state"]["last_round"] is None
+    spectator = api.http.get(f"/v1/games/{table.id}/states/{version}").json
+    assert "you" not in spectator and "hand" not in json.dumps(spectator)
+    missing = api.http.get(f"/v1/games/{table.id}/states/{version + 99}")
+    assert missing.status_code == 404 and missing.json["code"] == "version_not_found"
+    assert api.http.get(f"/v1/games/{table.id}/states/0").json["code"] == "version_not_found"
+
+
+@pytest.fixture
+def live_url(app: Flask) -> Iterator[str]:
+    server = make_server("127.0.0.1", free_port(), app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+
+
+def read_sse(response: requests.Response) -> Iterator[dict]:
+    event: dict = {}
+    for line in response.iter_lines(decode_unicode=True):
+        if line == "":
+            if "data" in event:
+                yield event
+            event = {}
+        elif not line.startswith(":"):
+            name, _, value = line.partition(": ")
+            event[name] = value
+
+
+def test_the_live_stream_follows_a_game_while_another_client_plays(api: ApiClient, live_url: str) -> None:
+    table = api.create(players=3, options={"first_boss": 0})
+    received: list[dict] = []
+    connected = threading.Event()
+
+    def listen() -> None:
+        with requests.get(f"{live_url}/v1/games/{table.id}/events/stream", stream=True, timeout=30) as response:
+            assert response.headers["Content-Type"].startswith("text/event-stream")
+            for event in read_sse(response):
+                received.append(event)
+                connected.set()
+
+    listener = threading.Thread(target=listen)
+    listener.start()
+    assert connected.wait(timeout=10)
+    for card in SHARED_VICTORY_CARDS[:-1]:
+        for seat in range(3):
+            assert api.play(table, seat, card).status_code == 200
+    wait_until(lambda: len(received) == api.game(table)["version"])
+    played = [json.loads(e["data"]) for e in received if e["event"] == "twelve_gangsters.gangster_played"]
+    assert len(played) == 33 and all("card" not in e["payload"] for e in played)
+    for seat in range(3):
+        assert api.play(table, seat, SHARED_VICTORY_CARDS[-1]).status_code == 200
+    listener.join(timeout=30)
+    assert not listener.is_alive(), "the stream did not end with the game"
+    assert [int(e["id"]) for e in received] == list(range(1, api.game(table)["version"] + 1))
+    assert json.loads(received[-1]["data"])["type"] == "twelve_gangsters.round_revealed"
+
+
+def wait_until(condition, timeout_s: float = 10) -> None:  # type: ignore[no-untyped-def]
+    import time
+
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+def test_the_live_stream_resumes_after_last_event_id(api: ApiClient, live_url: str) -> None:
+    table = play_shared_victory(api)
+    with requests.get(
+        f"{live_url}/v1/games/{table.id}/events/stream", headers={"Last-Event-ID": "60"}, stream=True, timeout=30
+    ) as response:
+        ids = [int(e["id"]) for e in read_sse(response)]
+    assert ids == list(range(61, api.game(table)["version"] + 1))
