@@ -136,6 +136,10 @@ class Ruleset(Generic[S]):
     - `awaiting(state)`: the seats the game waits on, with the decision each owes.
     - `legal_moves(state, seat)`: every move the seat may make now.
     - `is_over(state)`, `result(state)`: the end and the final tally.
+    - `time_limit(state)`: seconds the current wait may last by the game's own rules (an aiming
+      window), or None to use the table's `move_deadline_s` option, if any.
+    - `timeout(state, rng)`: what being late means now, as events; None means "nothing special": a
+      random bot then decides for each awaited seat.
     """
 
     id: str
@@ -157,6 +161,8 @@ class Ruleset(Generic[S]):
     result: Callable[[S], Result]
     options: Mapping[str, Option] = field(default_factory=dict)
     description: str = ""
+    time_limit: Callable[[S], int | None] = lambda state: None
+    timeout: Callable[[S, random.Random], list[Event] | None] = lambda state, rng: None
 
     def move_type(self, name: str) -> type[Move] | None:
         """The move class whose `type` tag is `name`."""
