@@ -21,7 +21,7 @@ from games import table as tables
 from games.registry import RULESETS
 from projections import Projections
 from projections.replay import event_of
-from service.games import Games
+from service.games import Caller, Games
 from service.redis_server import RedisServer, free_port
 
 
@@ -37,7 +37,7 @@ def play_game(games: Games, players: int, rng: random.Random) -> tuple[str, int]
             return game_id, moves
         for seat, _ in loaded.ruleset.awaiting(loaded.table.rules).items():
             legal = loaded.ruleset.legal_moves(loaded.table.rules, seat)
-            games.move(game_id, handed[seat], msgspec.to_builtins(rng.choice(legal)))
+            games.move(game_id, Caller(token=handed[seat]), msgspec.to_builtins(rng.choice(legal)))
             moves += 1
 
 

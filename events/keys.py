@@ -47,6 +47,11 @@ def lobby_index(status: str, ruleset: str) -> str:
     return f"{PREFIX}:{{lobby}}:index:{status}:{ruleset}"
 
 
+def active_games() -> str:
+    """Games the house may have to act on (in progress, or finished and not yet tallied), by creation time."""
+    return f"{PREFIX}:{{lobby}}:active"
+
+
 def leaderboard_counted(ruleset: str) -> str:
     """The finished games a ruleset's leaderboard has counted. Its keys share `{leaderboard}`."""
     return f"{PREFIX}:{{leaderboard}}:{ruleset}:counted"

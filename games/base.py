@@ -136,6 +136,9 @@ class Ruleset(Generic[S]):
     - `awaiting(state)`: the seats the game waits on, with the decision each owes.
     - `legal_moves(state, seat)`: every move the seat may make now.
     - `is_over(state)`, `result(state)`: the end and the final tally.
+    - `bots`: the game's own bots by kind (e.g. "smart"), each a function of a seat's view (what
+      `view` shows that seat, with its `legal_moves`) and a seeded generator, answering a move body.
+      The generic "random" bot serves every game.
     - `time_limit(state)`: seconds the current wait may last by the game's own rules (an aiming
       window), or None to use the table's `move_deadline_s` option, if any.
     - `timeout(state, rng)`: what being late means now, as events; None means "nothing special": a
@@ -161,6 +164,7 @@ class Ruleset(Generic[S]):
     result: Callable[[S], Result]
     options: Mapping[str, Option] = field(default_factory=dict)
     description: str = ""
+    bots: Mapping[str, Callable[[dict[str, Any], random.Random], dict[str, Any]]] = field(default_factory=dict)
     time_limit: Callable[[S], int | None] = lambda state: None
     timeout: Callable[[S, random.Random], list[Event] | None] = lambda state, rng: None
 

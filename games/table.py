@@ -14,7 +14,7 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
-from games.base import EVERYONE, Event, IllegalMoveError, Move, Ruleset, Viewer
+from games.base import EVERYONE, Event, IllegalMoveError, Move, Result, Ruleset, Viewer
 
 S = TypeVar("S")
 
@@ -67,7 +67,14 @@ class GameStarted(Event, frozen=True):
     type = "game_started"
 
 
-TABLE_EVENTS: tuple[type[Event], ...] = (GameCreated, SeatJoined, GameStarted)
+class GameTallied(Event, frozen=True):
+    """The final tally of a finished game, recorded once: what results and leaderboards show."""
+
+    type = "game_tallied"
+    result: Result
+
+
+TABLE_EVENTS: tuple[type[Event], ...] = (GameCreated, SeatJoined, GameStarted, GameTallied)
 
 
 class Table(msgspec.Struct, Generic[S], frozen=True, kw_only=True):
@@ -82,6 +89,9 @@ class Table(msgspec.Struct, Generic[S], frozen=True, kw_only=True):
     version: int = 0
     status: Status = Status.WAITING
     rules: S | None = None
+    wait_since: int = 0
+    """The version at which the game last began to wait on a new decision: what deadlines count from."""
+    tallied: bool = False
 
 
 def seed_commitment(seed: int, salt: str) -> str:
@@ -165,6 +175,30 @@ def play(ruleset: Ruleset[Any], table: Table[Any], seat: int, move: Move) -> lis
     return ruleset.decide(table.rules, seat, move, rng_at(table))
 
 
+def time_limit(ruleset: Ruleset[Any], table: Table[Any]) -> int | None:
+    """Seconds the current wait may last: the game's own limit (an aiming window), else the table's
+    `move_deadline_s` option; None when nothing is awaited or there is no limit."""
+    if table.status is not Status.IN_PROGRESS or not ruleset.awaiting(table.rules):
+        return None
+    own = ruleset.time_limit(table.rules)
+    return own if own is not None else table.options.get("move_deadline_s")
+
+
+def timeout(ruleset: Ruleset[Any], table: Table[Any], wait_since: int) -> list[Event] | None:
+    """What being late means for the wait that began at `wait_since`, by the game's own rules;
+    None when the game has its random bot decide for each awaited seat instead."""
+    if table.status is not Status.IN_PROGRESS or table.wait_since != wait_since:
+        raise IllegalMoveError("wait_over", "the game is no longer waiting on that decision")
+    return ruleset.timeout(table.rules, rng_at(table))
+
+
+def tally(ruleset: Ruleset[Any], table: Table[Any]) -> list[Event]:
+    """The final tally of a finished game, once: a tallied game needs nothing more."""
+    if table.status is not Status.FINISHED:
+        raise IllegalMoveError("game_not_finished", "the game has not finished yet")
+    return [] if table.tallied else [GameTallied(result=ruleset.result(table.rules))]
+
+
 def _start_if_full(ruleset: Ruleset[Any], table: Table[Any]) -> list[Event]:
     if any(s.is_open for s in table.seats):
         return []
@@ -196,9 +230,14 @@ def evolve(ruleset: Ruleset[S], table: Table[S] | None, event: Event) -> Table[S
     if isinstance(event, GameStarted):
         rules = ruleset.initial_state(len(table.seats), table.options)
         return msgspec.structs.replace(table, status=Status.IN_PROGRESS, rules=rules, version=version)
+    if isinstance(event, GameTallied):
+        return msgspec.structs.replace(table, tallied=True, version=version)
     rules = ruleset.evolve(table.rules, event)
     status = Status.FINISHED if ruleset.is_over(rules) else table.status
-    return msgspec.structs.replace(table, rules=rules, status=status, version=version)
+    before = ruleset.awaiting(table.rules).items()
+    waits_anew = not ruleset.awaiting(rules).items() <= before
+    wait_since = version if waits_anew else table.wait_since
+    return msgspec.structs.replace(table, rules=rules, status=status, version=version, wait_since=wait_since)
 
 
 def event_view(ruleset: Ruleset[Any], event: Event, viewer: Viewer) -> dict[str, Any]:
@@ -210,7 +249,7 @@ def event_view(ruleset: Ruleset[Any], event: Event, viewer: Viewer) -> dict[str,
         if viewer != EVERYONE:
             del payload["seed"], payload["salt"]
         return payload
-    if isinstance(event, SeatJoined | GameStarted):
+    if isinstance(event, SeatJoined | GameStarted | GameTallied):
         return msgspec.to_builtins(event)
     return ruleset.event_view(event, viewer)
 

@@ -14,15 +14,14 @@ from games.table import Status, Table
 STATUSES = tuple(str(s) for s in Status)
 
 # Entry and indexes change together, and only forward: an older version never overwrites a newer.
+# KEYS: the entry, the active set, the four indexes of the new status, then the others' indexes.
 _WRITE = """
 local old = redis.call('GET', KEYS[1])
 if old and cjson.decode(old)['version'] >= tonumber(ARGV[1]) then return 0 end
 redis.call('SET', KEYS[1], ARGV[2])
-for i = 6, #KEYS do redis.call('ZREM', KEYS[i], ARGV[4]) end
-redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
-redis.call('ZADD', KEYS[3], ARGV[3], ARGV[4])
-redis.call('ZADD', KEYS[4], ARGV[3], ARGV[4])
-redis.call('ZADD', KEYS[5], ARGV[3], ARGV[4])
+if ARGV[5] == '1' then redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4]) else redis.call('ZREM', KEYS[2], ARGV[4]) end
+for i = 3, 6 do redis.call('ZADD', KEYS[i], ARGV[3], ARGV[4]) end
+for i = 7, #KEYS do redis.call('ZREM', KEYS[i], ARGV[4]) end
 return 1
 """
 
@@ -41,6 +40,11 @@ def entry(table: Table[Any]) -> dict[str, Any]:
     }
 
 
+def is_active(table: Table[Any]) -> bool:
+    """Whether the house may still have something to do for the game."""
+    return table.status is Status.IN_PROGRESS or (table.status is Status.FINISHED and not table.tallied)
+
+
 class LobbyProjection:
     def __init__(self, client: redis.Redis) -> None:
         self.redis = client
@@ -48,13 +52,12 @@ class LobbyProjection:
 
     def project(self, table: Table[Any], pipe: redis.client.Pipeline | None = None) -> None:
         status, ruleset = str(table.status), table.ruleset
-        # The new status's indexes come first (KEYS[2..5]); the others' memberships are removed.
         fresh = [keys.lobby_index(s, r) for s in ("*", status) for r in ("*", ruleset)]
         stale = [keys.lobby_index(s, r) for s in STATUSES if s != status for r in ("*", ruleset)]
         created = datetime.fromisoformat(table.created_at).timestamp() if table.created_at else 0
         self._write(
-            keys=[keys.lobby_game(table.game_id), *fresh, *stale],
-            args=[table.version, msgspec.json.encode(entry(table)), created, table.game_id],
+            keys=[keys.lobby_game(table.game_id), keys.active_games(), *fresh, *stale],
+            args=[table.version, msgspec.json.encode(entry(table)), created, table.game_id, int(is_active(table))],
             client=pipe,
         )
 
@@ -65,3 +68,7 @@ class LobbyProjection:
         ids = self.redis.zrevrange(index, offset, offset + limit - 1)
         raw = self.redis.mget([keys.lobby_game(i.decode()) for i in ids]) if ids else []
         return int(total), [msgspec.json.decode(r) for r in raw if r is not None]
+
+    def active(self) -> list[str]:
+        """Every game the house may have to act on, oldest first."""
+        return [game_id.decode() for game_id in self.redis.zrange(keys.active_games(), 0, -1)]

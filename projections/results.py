@@ -32,7 +32,13 @@ def player_name(table: Table[Any], seat: int) -> str:
 def result_of(ruleset: Ruleset[Any], table: Table[Any]) -> dict[str, Any]:
     """The final tally of a finished game as the API shows it."""
     seats = [{"seat": i, **msgspec.to_builtins(s)} for i, s in enumerate(table.seats)]
-    head = {"game_id": table.game_id, "ruleset": table.ruleset, "version": table.version, "seats": seats}
+    head = {
+        "game_id": table.game_id,
+        "ruleset": table.ruleset,
+        "version": table.version,
+        "tallied": table.tallied,
+        "seats": seats,
+    }
     return {**head, **msgspec.to_builtins(ruleset.result(table.rules))}
 
 
@@ -42,11 +48,13 @@ class ResultProjection:
         self._count = client.register_script(_COUNT)
 
     def project(self, ruleset: Ruleset[Any], table: Table[Any], pipe: redis.client.Pipeline | None = None) -> None:
-        """Once a game is finished: store its result and count it on its ruleset's leaderboard."""
+        """Once a game is finished, store its result; once tallied, count it on its ruleset's leaderboard."""
         if table.status is not Status.FINISHED:
             return
         result = result_of(ruleset, table)
         (pipe or self.redis).set(keys.result(table.game_id), msgspec.json.encode(result))
+        if not table.tallied:
+            return
         args: list[Any] = [table.game_id]
         for seat, score in enumerate(result["scores"]):
             args += [player_name(table, seat), int(seat in result["winners"]), score]
@@ -58,10 +66,15 @@ class ResultProjection:
         return msgspec.json.decode(raw) if raw else None
 
     def leaderboard(self, ruleset: str) -> list[dict[str, Any]]:
-        """Players by wins, then points, then games played (fewer first), then name."""
+        """Players by wins, then points, then games played (fewer first); equals share a rank."""
         stats: dict[str, dict[str, Any]] = {}
         for field, value in self.redis.hgetall(keys.leaderboard_stats(ruleset)).items():
             name, _, stat = field.decode().rpartition(":")
             stats.setdefault(name, {"player": name})[stat] = int(value)
-        rows = sorted(stats.values(), key=lambda r: (-r["wins"], -r["points"], r["games"], r["player"]))
-        return [{"rank": i + 1, **row} for i, row in enumerate(rows)]
+
+        def standing(row: dict[str, Any]) -> tuple[int, int, int]:
+            return -row["wins"], -row["points"], row["games"]
+
+        rows = sorted(stats.values(), key=lambda r: (*standing(r), r["player"]))
+        ranks = [next(j for j, other in enumerate(rows) if standing(other) == standing(row)) + 1 for row in rows]
+        return [{"rank": rank, **row} for rank, row in zip(ranks, rows, strict=True)]

@@ -8,15 +8,16 @@ import msgspec
 import redis
 from flask import Flask, request
 from flask_limiter import Limiter
+from werkzeug.exceptions import BadRequest
 
 from events.store import EventStore
 from games.registry import RULESETS
 from projections import Projections
-from service import tokens
 from service.api import BLUEPRINTS
 from service.api.problems import ProblemApi
 from service.config import Config
 from service.games import Games
+from service.scheduler import Scheduler
 
 API_SETTINGS = {
     "API_TITLE": "Syndicate",
@@ -36,12 +37,15 @@ API_SETTINGS = {
 
 
 def caller_key() -> str:
-    """Rate limits count per seat token, else per client address. The limiter keeps its counters in
-    Redis under this key, so a token is named by its hash: tokens are never stored in the clear."""
-    header = request.headers.get("Authorization")
-    if header:
-        return "token:" + tokens.digest(header)
+    """Rate limits count per client address, across every route: a client cannot dodge them by
+    sending made-up tokens, and seat tokens never reach the limiter's keys."""
     return request.remote_addr or "anonymous"
+
+
+def require_json_body() -> None:
+    """A POST's body must be JSON: an empty body, another media type or broken JSON is a 400."""
+    if request.method == "POST" and request.get_json(silent=True) is None:
+        raise BadRequest("the request body is not valid JSON")
 
 
 def document_moves(api: ProblemApi) -> None:
@@ -61,12 +65,13 @@ def create_app(config: Config | None = None, **overrides: Any) -> Flask:
     client = redis.Redis.from_url(config.redis_url)
     app.extensions["syndicate.redis"] = client
     app.extensions["syndicate.projections"] = projections = Projections(client)
-    app.extensions["syndicate.games"] = Games(EventStore(client), projections)
-    limiter = Limiter(caller_key, app=app, default_limits=[config.rate_limit], key_prefix="syndicate:rate")
+    app.extensions["syndicate.games"] = Games(EventStore(client), projections, Scheduler(client))
+    limiter = Limiter(caller_key, app=app, application_limits=[config.rate_limit], key_prefix="syndicate:rate")
     api = ProblemApi(app)
     app.extensions["syndicate.api"] = api
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
     document_moves(api)
     limiter.exempt(app.view_functions["health.Health"])
+    app.before_request(require_json_body)
     return app

@@ -120,6 +120,10 @@ def redecide(ruleset: Ruleset[Any], table: Table[Any] | None, first: Envelope, e
         return tables.join(ruleset, table, command["player"])
     if name == "move":
         return tables.play(ruleset, table, command["seat"], parse_move(ruleset, command["move"]))
+    if name == "timeout":
+        return tables.timeout(ruleset, table, command["wait_since"]) or []
+    if name == "tally":
+        return tables.tally(ruleset, table)
     raise ValueError(f"unknown command {name!r}")
 
 

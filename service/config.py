@@ -16,3 +16,5 @@ class Config:
     host: str = field(default_factory=lambda: os.environ.get("SYNDICATE_HOST", "127.0.0.1"))
     port: int = field(default_factory=lambda: int(os.environ.get("SYNDICATE_PORT", "8000")))
     workers: int = field(default_factory=lambda: int(os.environ.get("SYNDICATE_WEB_WORKERS", "2")))
+    sweep_s: float = field(default_factory=lambda: float(os.environ.get("SYNDICATE_SWEEP_S", "5")))
+    stall_s: float = field(default_factory=lambda: float(os.environ.get("SYNDICATE_STALL_S", "10")))

@@ -39,6 +39,7 @@ from service.errors import (
     VersionMismatchError,
 )
 from service.moves import parse_move
+from service.scheduler import Scheduler
 
 GAME_ID = re.compile(r"[0-9a-f]{16}")
 MAX_ATTEMPTS = 5
@@ -47,6 +48,20 @@ MAX_ATTEMPTS = 5
 
 def utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who sends a move: a player with a seat token, or the house playing a seat (`by` a bot or a deadline)."""
+
+    token: str | None = None
+    seat: int | None = None
+    by: str | None = None
+
+    @property
+    def key(self) -> str:
+        """Whose idempotency keys these are."""
+        return tokens.digest(self.token)[:32] if self.token is not None else f"house-{self.seat}"
 
 
 @dataclass(frozen=True)
@@ -61,9 +76,16 @@ class Game:
 
 
 class Games:
-    def __init__(self, store: EventStore, projections: Projections, clock: Callable[[], str] = utc_now) -> None:
+    def __init__(
+        self,
+        store: EventStore,
+        projections: Projections,
+        scheduler: Scheduler | None = None,
+        clock: Callable[[], str] = utc_now,
+    ) -> None:
         self.store = store
         self.projections = projections
+        self.scheduler = scheduler
         self.clock = clock
 
     # -- reading ---------------------------------------------------------------------------
@@ -164,8 +186,11 @@ class Games:
             raise SetupError("unknown_ruleset", f"no ruleset {ruleset_id!r}; see GET /v1/rulesets")
         game_id = secrets.token_hex(8)
         seat_list = [tables.Seat(name=s.get("name"), bot=s.get("bot")) for s in seats]
+        # A seed the service draws stays secret behind a random salt; a seed the creator gives is
+        # public already, and with no salt it reproduces every shuffle and roll.
+        salt = secrets.token_hex(16) if seed is None else ""
         seed = secrets.randbits(53) if seed is None else seed
-        events = tables.create(ruleset, game_id, seat_list, options, seed, secrets.token_hex(16), self.clock())
+        events = tables.create(ruleset, game_id, seat_list, options, seed, salt, self.clock())
         handed = {i: tokens.new_token() for i, s in enumerate(seat_list) if s.name is not None}
         envelopes, game = self._seal(ruleset, None, GENESIS, events, None, {"name": "create"})
         self._save(game, envelopes, 0, handed)
@@ -190,28 +215,32 @@ class Games:
     def move(
         self,
         game_id: str,
-        token: str,
+        caller: Caller,
         body: dict[str, Any],
         if_match: int | None = None,
         idempotency_key: str | None = None,
     ) -> dict[str, Any]:
-        """Apply the move of the token's seat; the answer holds the new version, the events and the view."""
-        caller = tokens.digest(token)[:32]
-        stored_at = keys.idempotency(game_id, caller, idempotency_key) if idempotency_key else None
+        """Apply the caller's move; the answer holds the new version, the events and the view."""
+        stored_at = keys.idempotency(game_id, caller.key, idempotency_key) if idempotency_key else None
         fingerprint = hashlib.sha256(msgspec.json.encode(body, order="sorted")).hexdigest()
+        wait: int | None = None
         for _ in range(MAX_ATTEMPTS):
             game = self.load(game_id, stored_at)
-            seat = self.seat_of(game, token)
+            seat = caller.seat if caller.token is None else self.seat_of(game, caller.token)
             assert seat is not None
             if game.answer is not None:
                 return first_answer(game.answer, fingerprint)
+            if wait is not None and game.table.wait_since != wait:
+                # Decided again only within the same wait: never carried into a round the caller has not seen.
+                raise ConflictError("the game moved on before this move landed; look again", code="game_moved_on")
+            wait = game.table.wait_since
             move = parse_move(game.ruleset, body)
             if if_match is not None and if_match != game.table.version:
                 raise VersionMismatchError(
                     f"If-Match names version {if_match}; the game is at version {game.table.version}"
                 )
             events = tables.play(game.ruleset, game.table, seat, move)
-            command = {"name": "move", "seat": seat, "move": body}
+            command = {"name": "move", "seat": seat, "move": body, **({"by": caller.by} if caller.by else {})}
             envelopes, after = self._seal(game.ruleset, game.table, game.head_hash, events, seat, command)
             answer = {
                 "version": after.table.version,
@@ -227,6 +256,22 @@ class Games:
                     raise VersionMismatchError("another move landed first") from None
             except DuplicateRequestError as duplicate:
                 return first_answer(duplicate.answer, fingerprint)
+        raise ConflictError("the game is too busy; try again", code="concurrent_modification")
+
+    def act(self, game_id: str, command: dict[str, Any], decide: Callable[[Game], list[Event]]) -> Game:
+        """Apply a command of the house (a timeout, a tally): decide on the current state, append,
+        and decide again if another command landed first. No events: nothing to do."""
+        for _ in range(MAX_ATTEMPTS):
+            game = self.load(game_id)
+            events = decide(game)
+            if not events:
+                return game
+            envelopes, after = self._seal(game.ruleset, game.table, game.head_hash, events, None, command)
+            try:
+                self._save(after, envelopes, game.table.version, None)
+                return after
+            except StaleVersionError:
+                continue
         raise ConflictError("the game is too busy; try again", code="concurrent_modification")
 
     def _seal(
@@ -277,6 +322,8 @@ class Games:
             game.table.game_id, envelopes, expected_version, snapshot, game.ruleset.id, hashes, idempotency
         )
         self.projections.project(game.ruleset, game.table)
+        if self.scheduler:
+            self.scheduler.after(game.ruleset, game.table, expected_version)
 
 
 def first_answer(stored: bytes, fingerprint: str) -> dict[str, Any]:

@@ -60,3 +60,19 @@ class ApiClient:
 
     def result(self, table: Table) -> TestResponse:
         return self.http.get(f"/v1/games/{table.id}/result")
+
+    def version(self, table: Table) -> int:
+        return self.game(table)["version"]
+
+
+def assert_problem(response: TestResponse, status: int, code: str) -> dict[str, Any]:
+    """The response is an RFC 9457 problem with this status and code; its body."""
+    assert response.status_code == status, response.get_data(as_text=True)
+    assert response.mimetype == "application/problem+json"
+    body = response.json
+    assert body["code"] == code, body
+    assert body["status"] == status
+    assert isinstance(body["type"], str) and body["type"]
+    assert isinstance(body["title"], str) and body["title"]
+    assert isinstance(body["detail"], str) and body["detail"]
+    return body

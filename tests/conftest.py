@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 import redis
 from flask import Flask
+from rq import Queue, SimpleWorker
 
+from service import jobs
 from service.app import create_app
 from service.config import Config
+from service.house import House
 from service.redis_server import RedisServer, free_port
+from service.scheduler import QUEUE
 from tests.client import ApiClient
 
 
@@ -44,3 +48,23 @@ def app(config: Config) -> Flask:
 @pytest.fixture
 def api(app: Flask) -> ApiClient:
     return ApiClient(app.test_client())
+
+
+@pytest.fixture
+def house(app: Flask) -> House:
+    """The house, acting on the test's Redis; jobs run in this process act through it."""
+    games = app.extensions["syndicate.games"]
+    house = House(games, games.scheduler, stall_s=0.5)
+    jobs.use(house)
+    return house
+
+
+@pytest.fixture
+def drain(house: House, redis_client: redis.Redis) -> Callable[[], None]:
+    """Run every queued job (bots, tallies) in this process until the queue is empty."""
+
+    def run() -> None:
+        queue = Queue(QUEUE, connection=redis_client)
+        SimpleWorker([queue], connection=redis_client).work(burst=True, logging_level="WARNING")
+
+    return run

@@ -12,7 +12,7 @@ from flask_smorest.pagination import PaginationParameters
 from service.api import schemas
 from service.api.auth import bearer_token
 from service.errors import InvalidTokenError, VersionMismatchError
-from service.games import Game, Games
+from service.games import Caller, Game, Games
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Create, join and play games")
 
@@ -91,7 +91,7 @@ class MoveResource(MethodView):
         if token is None:
             raise InvalidTokenError("a move needs the seat token: 'Authorization: Bearer <token>'")
         if_match = parse_if_match(headers.get("if_match"))
-        answer = games().move(game_id, token, body, if_match, headers.get("idempotency_key"))
+        answer = games().move(game_id, Caller(token=token), body, if_match, headers.get("idempotency_key"))
         return answer, 200, {"ETag": f'"{answer["version"]}"'}
 
 

@@ -179,6 +179,7 @@ class ResultSchema(Schema):
     game_id = fields.String()
     ruleset = fields.String()
     version = fields.Integer()
+    tallied = fields.Boolean(metadata={"description": "whether the game_tallied event has been recorded"})
     seats = fields.List(fields.Nested(SeatSchema))
     scores = fields.List(fields.Integer())
     ranks = fields.List(fields.Integer(allow_none=True))

@@ -1,0 +1,107 @@
+"""What the service does on its own: bots' turns, deadlines, tallies, and the sweep that makes sure
+no game ever stalls. Every action is idempotent: run twice, late, or after the game moved on, it
+changes nothing more."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from games import table as tables
+from games.base import IllegalMoveError
+from games.bots import random_bot
+from games.table import Status
+from service.errors import ProblemError
+from service.games import Caller, Game, Games
+from service.scheduler import Scheduler
+
+
+class House:
+    def __init__(
+        self, games: Games, scheduler: Scheduler, stall_s: float = 10.0, clock: Callable[[], float] = time.time
+    ) -> None:
+        self.games = games
+        self.scheduler = scheduler
+        self.stall_s = stall_s
+        self.clock = clock
+
+    def play_bot(self, game_id: str, version: int, seat: int) -> str:
+        """The bot of `seat` moves, if the game is still at `version` and waits on it."""
+        game = self.games.load(game_id)
+        table = game.table
+        if table.version != version or table.status is not Status.IN_PROGRESS:
+            return "moved on"
+        if seat not in game.ruleset.awaiting(table.rules) or not table.seats[seat].bot:
+            return "not awaited"
+        bot = game.ruleset.bots.get(table.seats[seat].bot, random_bot)
+        view = tables.view(game.ruleset, table, seat)  # what the seat may see, and nothing more
+        move = bot(view, random.Random(f"bot:{game_id}:{version}:{seat}"))
+        return self._move(game_id, Caller(seat=seat, by="bot"), move, f"bot-{version}-{seat}", version)
+
+    def expire(self, game_id: str, wait_since: int) -> str:
+        """A deadline passed: the game's own rule for lateness, else a random move for each awaited seat."""
+        game = self.games.load(game_id)
+        try:
+            own_rule = tables.timeout(game.ruleset, game.table, wait_since)
+        except IllegalMoveError:
+            return "moved on"
+        if own_rule is not None:
+            command = {"name": "timeout", "wait_since": wait_since}
+            self.games.act(game_id, command, lambda g: tables.timeout(g.ruleset, g.table, wait_since) or [])
+            return "timed out"
+        played = 0
+        for seat in game.ruleset.awaiting(game.table.rules):
+            current = self.games.load(game_id)
+            if current.table.wait_since != wait_since or seat not in current.ruleset.awaiting(current.table.rules):
+                continue
+            view = tables.view(current.ruleset, current.table, seat)
+            move = random_bot(view, random.Random(f"deadline:{game_id}:{wait_since}:{seat}"))
+            caller = Caller(seat=seat, by="deadline")
+            played += self._move(game_id, caller, move, f"deadline-{wait_since}-{seat}", None) == "moved"
+        return f"played for {played} seats"
+
+    def tally(self, game_id: str) -> str:
+        """Record the final tally of a finished game, once."""
+        game = self.games.load(game_id)
+        if game.table.status is not Status.FINISHED:
+            return "not finished"
+        self.games.act(game_id, {"name": "tally"}, lambda g: tables.tally(g.ruleset, g.table))
+        return "tallied"
+
+    def _move(self, game_id: str, caller: Caller, move: dict[str, Any], key: str, version: int | None) -> str:
+        try:
+            self.games.move(game_id, caller, move, if_match=version, idempotency_key=key)
+        except (IllegalMoveError, ProblemError):
+            return "moved on"  # someone else's move landed first: the job is done
+        return "moved"
+
+    def sweep(self) -> int:
+        """Requeue whatever an active game needs and has waited on too long; the number of games."""
+        requeued = 0
+        bucket = f"-sweep-{int(self.clock())}"
+        for game_id in self.games.projections.lobby.active():
+            game = self.games.load(game_id)
+            if self._needs_help(game):
+                self.scheduler.after(game.ruleset, game.table, game.table.version, suffix=bucket)
+                requeued += 1
+        return requeued
+
+    def _needs_help(self, game: Game) -> bool:
+        """A game untallied, or idle past the stall time (or past its deadline) while it waits."""
+        table = game.table
+        if table.status is Status.FINISHED:
+            return not table.tallied
+        if table.status is not Status.IN_PROGRESS:
+            return False
+        idle = self.clock() - self._time_of(game, table.version)
+        limit = tables.time_limit(game.ruleset, table)
+        awaits_bot = any(table.seats[s].bot for s in game.ruleset.awaiting(table.rules))
+        overdue = limit is not None and self.clock() - self._time_of(game, table.wait_since) > limit + 1
+        return (awaits_bot and idle > self.stall_s) or overdue
+
+    def _time_of(self, game: Game, version: int) -> float:
+        [envelope] = self.games.store.read(game.table.game_id, after=version - 1, limit=1)
+        return datetime.fromisoformat(envelope.at).timestamp()

@@ -1,0 +1,55 @@
+"""Enqueues what a game needs after each change: a bot's turn, a deadline, the final tally.
+
+Job ids are stable (`bot-<game>-<version>-<seat>`, `deadline-<game>-<wait>`, `tally-<game>`) and
+enqueued as unique, so the same need is queued once; every job is idempotent besides.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import redis
+from rq import Queue, Retry
+from rq.exceptions import DuplicateJobError
+
+from games import table as tables
+from games.table import Status, Table
+
+QUEUE = "syndicate"
+RETRY = Retry(max=5, interval=[1, 2, 4, 8, 16])
+"""A failed job is tried again with backoff; a worker killed mid-job counts as a failure."""
+
+
+class Scheduler:
+    def __init__(self, client: redis.Redis) -> None:
+        self.queue = Queue(QUEUE, connection=client)
+
+    def after(self, ruleset: Any, table: Table[Any], previous_version: int, suffix: str = "") -> None:
+        """Enqueue the jobs the table needs now that it moved on from `previous_version`.
+
+        `suffix` makes fresh ids, for the sweep to requeue a need whose job was lost."""
+        game_id = table.game_id
+        if table.status is Status.FINISHED and not table.tallied:
+            self.enqueue(f"tally-{game_id}{suffix}", "service.jobs.tally", game_id)
+        if table.status is not Status.IN_PROGRESS:
+            return
+        for seat in ruleset.awaiting(table.rules):
+            if table.seats[seat].bot:
+                job_id = f"bot-{game_id}-{table.version}-{seat}{suffix}"
+                self.enqueue(job_id, "service.jobs.bot_move", game_id, table.version, seat)
+        limit = tables.time_limit(ruleset, table)
+        if limit and (table.wait_since > previous_version or suffix):
+            job_id = f"deadline-{game_id}-{table.wait_since}{suffix}"
+            delay = timedelta(seconds=0 if suffix else limit)
+            self.enqueue(job_id, "service.jobs.deadline", game_id, table.wait_since, delay=delay)
+
+    def enqueue(self, job_id: str, function: str, *args: Any, delay: timedelta | None = None) -> None:
+        options: dict[str, Any] = {"job_id": job_id, "retry": RETRY, "result_ttl": 600, "unique": True}
+        try:
+            if delay:
+                self.queue.enqueue_in(delay, function, *args, **options)
+            else:
+                self.queue.enqueue(function, *args, **options)
+        except DuplicateJobError:
+            pass  # already queued: the need is covered
