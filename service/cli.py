@@ -2,26 +2,32 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from typing import BinaryIO
 
 import click
 import redis
 import yaml
+from rq import Queue, SimpleWorker
+from rq.exceptions import DuplicateJobError
 
 from events.envelope import decode as envelope_decode
 from events.store import EventStore
 from projections import Projections
+from service import jobs
 from service.audit import audit_log
 from service.config import Config
 from service.games import Games
 from service.redis_server import RedisServer
+from service.scheduler import QUEUE
 
 
 @click.group()
@@ -41,6 +47,7 @@ def run() -> None:
         click.echo(f"redis-server (AOF on) at {server.url}, data in {server.data_dir}/")
     children = [
         subprocess.Popen([sys.executable, "-m", "gunicorn", *gunicorn_args(config)], env=env),
+        subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env),
     ]
     click.echo(f"Syndicate on http://{config.host}:{config.port}/  (docs at /docs; Ctrl-C stops it all)")
     stop = False
@@ -62,6 +69,29 @@ def run() -> None:
             child.wait(timeout=30)
         if server:
             server.stop()
+
+
+@main.command()
+@click.option("--burst", is_flag=True, help="work until the queue is empty, then stop")
+def worker(burst: bool) -> None:
+    """Run an RQ worker (with its scheduler) for bots, deadlines, tallies and the sweep."""
+    config = Config()
+    client = connect()
+    jobs.use(jobs.build_house(client, config.stall_s))
+    if not burst:
+        threading.Thread(target=sweep_every, args=(client, config.sweep_s), daemon=True).start()
+    queue = Queue(QUEUE, connection=client)
+    SimpleWorker([queue], connection=client).work(with_scheduler=True, burst=burst, logging_level="WARNING")
+
+
+def sweep_every(client: redis.Redis, period_s: float) -> None:
+    """Enqueue the sweep once per period; many workers share one sweep per period."""
+    queue = Queue(QUEUE, connection=client)
+    while True:
+        bucket = int(time.time() // period_s)
+        with contextlib.suppress(DuplicateJobError):
+            queue.enqueue("service.jobs.sweep", job_id=f"sweep-{bucket}", unique=True, result_ttl=60)
+        time.sleep(period_s)
 
 
 def gunicorn_args(config: Config) -> list[str]:

@@ -51,7 +51,11 @@ def live_server(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]
         time.sleep(0.2)
     yield url, process
     if process.poll() is None:
-        process.kill()
+        process.send_signal(signal.SIGINT)  # as Ctrl-C: it stops its gunicorn, worker and Redis
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
 
 
 def test_readme_walkthrough_plays_a_game_to_its_result(live_server, tmp_path: Path) -> None:
