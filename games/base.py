@@ -60,8 +60,9 @@ class Result(msgspec.Struct, frozen=True, kw_only=True):
     """The final tally, the same shape in every game.
 
     `ranks[seat]` is 1 for the best; None for a seat out of the running (e.g. dead).
-    `tie_break` names the criterion that separated the leaders, None when scores alone did
-    (or when nothing could separate them and the victory is shared).
+    `tie_break` names the last criterion that narrowed the seats tied on the top score (the victory
+    may still be shared by those it could not separate); None when the top score was not tied, or
+    when no criterion narrowed it.
     """
 
     scores: tuple[int, ...]

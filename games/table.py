@@ -172,6 +172,8 @@ def play(ruleset: Ruleset[Any], table: Table[Any], seat: int, move: Move) -> lis
         raise IllegalMoveError("game_not_started", "the game starts when every seat is taken")
     if table.status is Status.FINISHED:
         raise IllegalMoveError("game_finished", "the game is over")
+    if not 0 <= seat < len(table.seats):
+        raise IllegalMoveError("no_such_seat", f"this game has seats 0 to {len(table.seats) - 1}")
     return ruleset.decide(table.rules, seat, move, rng_at(table))
 
 

@@ -11,6 +11,7 @@ number of successful heists, then shared. The first Boss is `options.first_boss`
 
 from games.base import Option, Ruleset
 from games.twelve_gangsters import rules
+from games.twelve_gangsters.bots import smart_bot
 from games.twelve_gangsters.events import EVENTS, Play
 
 RULESET = Ruleset(
@@ -32,6 +33,7 @@ RULESET = Ruleset(
     legal_moves=rules.legal_moves,
     is_over=rules.is_over,
     result=rules.result,
+    bots={"smart": smart_bot},
     options={
         "first_boss": Option(
             int,

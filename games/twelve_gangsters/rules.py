@@ -55,7 +55,8 @@ def is_over(state: State) -> bool:
 
 def check(state: State, seat: int, move: Move) -> None:
     """Raise IllegalMoveError unless the seat may make this move now."""
-    assert isinstance(move, Play)
+    if not isinstance(move, Play):
+        raise IllegalMoveError("unknown_move", "12 Gangsters takes one move: play")
     if is_over(state):
         raise IllegalMoveError("game_finished", "the game is over")
     if state.chosen[seat] is not None:
