@@ -21,4 +21,6 @@ HEALTHCHECK --interval=15s --timeout=3s --start-period=10s \
     CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=2)"
 
 # The API; run the worker from the same image with: syndicate worker
-CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--workers", "2", "--access-logfile", "-", "service.wsgi:app"]
+# gevent workers keep live feeds (SSE) from tying up the server; see the README.
+CMD ["gunicorn", "--bind", "0.0.0.0:8000", "--workers", "2", "--worker-class", "gevent", \
+     "--worker-connections", "1000", "--access-logfile", "-", "service.wsgi:app"]

@@ -15,6 +15,7 @@ from pathlib import Path
 import msgspec
 import redis
 
+from benchmarks import sse
 from events import keys
 from events.store import EventStore
 from games import table as tables
@@ -104,3 +105,4 @@ def timed(action, runs: int = 50) -> float:  # type: ignore[no-untyped-def]
 
 if __name__ == "__main__":
     main()
+    sse.main()

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-import redis
 from flask import Flask, request
 from flask_limiter import Limiter
 from werkzeug.exceptions import BadRequest
@@ -58,11 +57,9 @@ def document_moves(api: ProblemApi) -> None:
 
 def create_app(config: Config | None = None, **overrides: Any) -> Flask:
     config = config or Config()
-    if not config.redis_url:
-        raise RuntimeError("REDIS_URL is not set: `syndicate run` starts a Redis of its own and sets it")
+    client = config.redis()
     app = Flask("syndicate")
     app.config.update(API_SETTINGS, RATELIMIT_STORAGE_URI=config.redis_url, **overrides)
-    client = redis.Redis.from_url(config.redis_url)
     app.extensions["syndicate.redis"] = client
     app.extensions["syndicate.projections"] = projections = Projections(client)
     app.extensions["syndicate.games"] = Games(EventStore(client), projections, Scheduler(client))

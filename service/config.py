@@ -6,6 +6,11 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import redis
+
+REDIS_SOCKET_TIMEOUT_S = 30
+"""Longer than a live feed's blocking read (15 s), short enough to notice a Redis gone silent."""
+
 
 @dataclass(frozen=True)
 class Config:
@@ -16,5 +21,16 @@ class Config:
     host: str = field(default_factory=lambda: os.environ.get("SYNDICATE_HOST", "127.0.0.1"))
     port: int = field(default_factory=lambda: int(os.environ.get("SYNDICATE_PORT", "8000")))
     workers: int = field(default_factory=lambda: int(os.environ.get("SYNDICATE_WEB_WORKERS", "2")))
+    redis_max_connections: int = field(
+        default_factory=lambda: int(os.environ.get("SYNDICATE_REDIS_MAX_CONNECTIONS", "1000"))
+    )
     sweep_s: float = field(default_factory=lambda: float(os.environ.get("SYNDICATE_SWEEP_S", "5")))
     stall_s: float = field(default_factory=lambda: float(os.environ.get("SYNDICATE_STALL_S", "10")))
+
+    def redis(self) -> redis.Redis:
+        """A client for the configured Redis; every live feed holds one connection while it waits."""
+        if not self.redis_url:
+            raise RuntimeError("REDIS_URL is not set: `syndicate run` starts a Redis of its own and sets it")
+        return redis.Redis.from_url(
+            self.redis_url, socket_timeout=REDIS_SOCKET_TIMEOUT_S, max_connections=self.redis_max_connections
+        )

@@ -28,7 +28,7 @@ def use(house: House) -> None:
 def house() -> House:
     if _house is None:
         config = Config()
-        use(build_house(redis.Redis.from_url(config.redis_url or ""), config.stall_s))
+        use(build_house(config.redis(), config.stall_s))
     assert _house is not None
     return _house
 

@@ -11,10 +11,12 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from events import keys
+from events.envelope import Envelope, decode
 from games.table import Status
+from projections.replay import fold
 from service.api import schemas
 from service.api.auth import bearer_token
-from service.games import Games, feed_item
+from service.games import Game, Games, feed_item
 
 blp = Blueprint("history", __name__, url_prefix="/v1/games", description="Logs, time travel and audits")
 
@@ -82,22 +84,34 @@ class EventStream(MethodView):
 
 def live(service: Games, game_id: str, seat: int | None, after: int) -> Iterator[str]:
     """Events as they land, redacted for the caller; a comment every KEEPALIVE_S keeps proxies open.
-    The stream ends once a finished game's last event has been sent."""
+
+    The stream keeps its own copy of the table, folding in each event it relays, so a new event
+    costs one blocking read and nothing else. It ends once a finished game's last event is sent."""
     yield "retry: 2000\n\n"
-    while True:
-        game = service.load(game_id)
-        page = service.store.read(game_id, after=after, limit=PAGE)
-        for envelope in page:
-            data = json.dumps(feed_item(game, envelope, seat), separators=(",", ":"))
-            yield f"id: {envelope.version}\nevent: {envelope.type}\ndata: {data}\n\n"
-            after = envelope.version
-        if page:
-            continue
-        if game.table.status is Status.FINISHED:
-            return
-        landed = service.store.redis.xread({keys.events(game_id): f"{after}-0"}, count=1, block=KEEPALIVE_S * 1000)
+    game = service.load(game_id)
+    backlog = (
+        service.store.read(game_id, after=after, limit=game.table.version - after) if after < game.table.version else []
+    )
+    for envelope in backlog:
+        yield sse(game, envelope, seat)
+    after = max(after, game.table.version)
+    stream = keys.events(game_id)
+    while game.table.status is not Status.FINISHED or game.table.version > after:
+        landed = service.store.redis.xread({stream: f"{after}-0"}, count=PAGE, block=KEEPALIVE_S * 1000)
         if not landed:
             yield ": keep-alive\n\n"
+            continue
+        for _, fields in landed[0][1]:
+            envelope = decode(fields[b"e"])
+            table = fold(game.ruleset, game.table, [envelope])
+            game = Game(game.ruleset, table, envelope.hash, game.token_hashes)
+            yield sse(game, envelope, seat)
+            after = envelope.version
+
+
+def sse(game: Game, envelope: Envelope, seat: int | None) -> str:
+    data = json.dumps(feed_item(game, envelope, seat), separators=(",", ":"))
+    return f"id: {envelope.version}\nevent: {envelope.type}\ndata: {data}\n\n"
 
 
 @blp.route("/<game_id>/states/<int:version>")
