@@ -22,7 +22,7 @@ from events.envelope import GENESIS, Envelope, sealed
 from events.registry import to_payload
 from events.store import DuplicateRequestError, EventStore, Idempotency, StaleVersionError
 from games import table as tables
-from games.base import EVERYONE, SPECTATOR, Event, Ruleset, Viewer
+from games.base import EVERYONE, SPECTATOR, Event, IllegalMoveError, Ruleset, Viewer
 from games.registry import RULESETS
 from games.table import SetupError, Status, Table
 from projections import Projections
@@ -230,6 +230,7 @@ class Games:
             assert seat is not None
             if game.answer is not None:
                 return first_answer(game.answer, fingerprint)
+            game = self._close_if_overdue(game)
             if wait is not None and game.table.wait_since != wait:
                 # Decided again only within the same wait: never carried into a round the caller has not seen.
                 raise ConflictError("the game moved on before this move landed; look again", code="game_moved_on")
@@ -257,6 +258,29 @@ class Games:
             except DuplicateRequestError as duplicate:
                 return first_answer(duplicate.answer, fingerprint)
         raise ConflictError("the game is too busy; try again", code="concurrent_modification")
+
+    def _close_if_overdue(self, game: Game) -> Game:
+        """Where the rules say what lateness means (an aiming window), a move arriving after the limit
+        finds the wait already closed, even if the deadline job has not run yet: timing is a rule."""
+        table, ruleset = game.table, game.ruleset
+        limit = tables.time_limit(ruleset, table)
+        if limit is None or tables.timeout(ruleset, table, table.wait_since) is None:
+            return game
+        [opened] = self.store.read(table.game_id, after=table.wait_since - 1, limit=1)
+        if seconds_between(opened.at, self.clock()) < limit:
+            return game
+        return self.expire(table.game_id, table.wait_since)
+
+    def expire(self, game_id: str, wait_since: int) -> Game:
+        """Apply the game's own lateness rule to the wait that began at `wait_since`, if it still goes on."""
+
+        def decide(game: Game) -> list[Event]:
+            try:
+                return tables.timeout(game.ruleset, game.table, wait_since) or []
+            except IllegalMoveError:
+                return []  # the wait is over: someone closed it first
+
+        return self.act(game_id, {"name": "timeout", "wait_since": wait_since}, decide)
 
     def act(self, game_id: str, command: dict[str, Any], decide: Callable[[Game], list[Event]]) -> Game:
         """Apply a command of the house (a timeout, a tally): decide on the current state, append,
@@ -324,6 +348,10 @@ class Games:
         self.projections.project(game.ruleset, game.table)
         if self.scheduler:
             self.scheduler.after(game.ruleset, game.table, expected_version)
+
+
+def seconds_between(earlier: str, later: str) -> float:
+    return (datetime.fromisoformat(later) - datetime.fromisoformat(earlier)).total_seconds()
 
 
 def first_answer(stored: bytes, fingerprint: str) -> dict[str, Any]:

@@ -49,8 +49,7 @@ class House:
         except IllegalMoveError:
             return "moved on"
         if own_rule is not None:
-            command = {"name": "timeout", "wait_since": wait_since}
-            self.games.act(game_id, command, lambda g: tables.timeout(g.ruleset, g.table, wait_since) or [])
+            self.games.expire(game_id, wait_since)
             return "timed out"
         played = 0
         for seat in game.ruleset.awaiting(game.table.rules):

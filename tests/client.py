@@ -39,6 +39,12 @@ class ApiClient:
         return response
 
     def move(self, table: Table, seat: int, headers: dict[str, str] | None = None, **move: Any) -> TestResponse:
+        return self.send(table, seat, move, headers)
+
+    def send(
+        self, table: Table, seat: int, move: dict[str, Any], headers: dict[str, str] | None = None
+    ) -> TestResponse:
+        """POST a move body as it is (a move may have a field named like an argument, e.g. `seat`)."""
         return self.http.post(
             f"/v1/games/{table.id}/moves", json=move, headers={**self.auth(table, seat), **(headers or {})}
         )

@@ -2,53 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import signal
-import subprocess
-import sys
-import time
-from collections.abc import Callable, Iterator
-from typing import Any
 
 import pytest
 
-from service.redis_server import RedisServer
-from tests.client import ApiClient, Table
-
-
-@pytest.fixture
-def start_worker(redis_server: RedisServer, redis_client) -> Iterator[Callable[[], subprocess.Popen[bytes]]]:
-    started: list[subprocess.Popen[bytes]] = []
-    env = {**os.environ, "REDIS_URL": redis_server.url, "SYNDICATE_SWEEP_S": "0.5", "SYNDICATE_STALL_S": "1"}
-
-    def start() -> subprocess.Popen[bytes]:
-        process = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env)
-        started.append(process)
-        return process
-
-    yield start
-    for process in started:
-        if process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-
-
-def wait_for(condition: Callable[[], Any], timeout_s: float = 60, what: str = "condition") -> Any:
-    deadline = time.monotonic() + timeout_s
-    while True:
-        value = condition()
-        if value:
-            return value
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.1)
-
-
-def tallied(api: ApiClient, table: Table) -> bool:
-    response = api.result(table)
-    return response.status_code == 200 and response.json["tallied"]
+from tests.client import ApiClient
+from tests.workers.conftest import tallied, wait_for
 
 
 @pytest.mark.parametrize("players", [3, 6])
