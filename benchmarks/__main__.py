@@ -64,7 +64,7 @@ def bench_moves(games: Games, rng: random.Random) -> None:
         elapsed = time.perf_counter() - started
         print(
             f"moves, {players} players: {moves / elapsed:,.0f} moves/s ({1000 * elapsed / moves:.2f} ms/move, "
-            f"load + decide + append over real Redis, one client)"
+            f"load, decide, append and project over real Redis, one client)"
         )
 
 

@@ -63,7 +63,7 @@ def test_readme_walkthrough_plays_a_game_to_its_result(live_server, tmp_path: Pa
     script, expected = readme_blocks()
     done = subprocess.run(
         ["bash", "-euo", "pipefail", "-c", script],
-        env={**os.environ, "API": url},
+        env={**os.environ, "API": url, "SYNDICATE": str(Path(sys.executable).parent / "syndicate")},
         cwd=tmp_path,
         capture_output=True,
         text=True,
