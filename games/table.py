@@ -274,6 +274,8 @@ def view(ruleset: Ruleset[Any], table: Table[Any], viewer: Viewer) -> dict[str, 
             {"seat": seat, "decision": decision}
             for seat, decision in sorted((ruleset.awaiting(table.rules) if started else {}).items())
         ],
+        "waiting_since": table.wait_since if started else None,
+        "time_limit_s": time_limit(ruleset, table),
         "state": ruleset.view(table.rules, shown) if started else None,
     }
     if finished:

@@ -16,6 +16,7 @@ from service.api import BLUEPRINTS
 from service.api.problems import ProblemApi
 from service.config import Config
 from service.games import Games
+from service.reads import Reads
 from service.scheduler import Scheduler
 
 API_SETTINGS = {
@@ -62,7 +63,8 @@ def create_app(config: Config | None = None, **overrides: Any) -> Flask:
     app.config.update(API_SETTINGS, RATELIMIT_STORAGE_URI=config.redis_url, **overrides)
     app.extensions["syndicate.redis"] = client
     app.extensions["syndicate.projections"] = projections = Projections(client)
-    app.extensions["syndicate.games"] = Games(EventStore(client), projections, Scheduler(client))
+    app.extensions["syndicate.games"] = games = Games(EventStore(client), projections, Scheduler(client))
+    app.extensions["syndicate.reads"] = Reads(games)
     limiter = Limiter(caller_key, app=app, application_limits=[config.rate_limit], key_prefix="syndicate:rate")
     api = ProblemApi(app)
     app.extensions["syndicate.api"] = api

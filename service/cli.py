@@ -26,6 +26,7 @@ from service import jobs
 from service.audit import audit_log
 from service.config import Config
 from service.games import Games
+from service.reads import Reads
 from service.redis_server import RedisServer
 from service.scheduler import QUEUE
 
@@ -137,7 +138,7 @@ def audit(game_id: str | None, log_file: BinaryIO | None) -> None:
         report = audit_log(game_id or (envelopes[0].game_id if envelopes else ""), envelopes).as_dict()
     elif game_id:
         client = connect()
-        report = Games(EventStore(client), Projections(client)).audit(game_id).as_dict()
+        report = Reads(Games(EventStore(client), Projections(client))).audit(game_id).as_dict()
     else:
         raise click.UsageError("name a game, or give --log FILE")
     click.echo(json.dumps(report, indent=2))

@@ -22,22 +22,20 @@ from events.envelope import GENESIS, Envelope, sealed
 from events.registry import to_payload
 from events.store import DuplicateRequestError, EventStore, Idempotency, StaleVersionError
 from games import table as tables
-from games.base import EVERYONE, SPECTATOR, Event, IllegalMoveError, Ruleset, Viewer
+from games.base import SPECTATOR, Event, IllegalMoveError, Ruleset
 from games.registry import RULESETS
-from games.table import SetupError, Status, Table
+from games.table import SetupError, Table
 from projections import Projections
-from projections.replay import event_of, fold
-from projections.results import result_of
+from projections.replay import fold
 from service import tokens
-from service.audit import Report, audit_log, check_live
 from service.errors import (
     ConflictError,
     GameNotFoundError,
     InvalidRequestError,
     InvalidTokenError,
-    NotFoundError,
     VersionMismatchError,
 )
+from service.feed import feed_item
 from service.moves import parse_move
 from service.scheduler import Scheduler
 
@@ -115,65 +113,8 @@ class Games:
             raise InvalidTokenError("this token holds no seat in this game")
         return seat
 
-    def read_view(self, game_id: str, token: str | None) -> dict[str, Any]:
-        """The caller's view from the read model; if it is missing or behind, project the game first."""
-        if not GAME_ID.fullmatch(game_id):
-            raise GameNotFoundError(f"no game {game_id!r}")
-        seat = None
-        if token is not None:
-            seat = tokens.seat_of(token, self.store.token_hashes(game_id))
-            if seat is None:
-                self.load(game_id)  # a missing game answers 404 before a wrong token answers 401
-                raise InvalidTokenError("this token holds no seat in this game")
-        stored = self.projections.views.read(game_id, seat)
-        if stored is not None:
-            return msgspec.json.decode(stored)
-        game = self.load(game_id)
-        self.projections.project(game.ruleset, game.table)
-        return self.view(game, seat)
-
-    def read_result(self, game_id: str) -> dict[str, Any]:
-        """The final tally from the read model, projected first if it is missing."""
-        stored = self.projections.results.result(game_id) if GAME_ID.fullmatch(game_id) else None
-        if stored is not None:
-            return stored
-        game = self.load(game_id)
-        if game.table.status is not Status.FINISHED:
-            raise ConflictError("the game has not finished yet", code="game_not_finished")
-        self.projections.project(game.ruleset, game.table)
-        return result_of(game.ruleset, game.table)
-
-    def audit(self, game_id: str) -> Report:
-        """Replay the whole log through the rules and compare it with the live state and views."""
-        game = self.load(game_id)
-        report = audit_log(game_id, self.store.read(game_id))
-        stored = self.store.redis.hgetall(keys.views(game_id))
-        views = {k.decode(): msgspec.json.decode(v) for k, v in stored.items()}
-        check_live(report, game.table, views)
-        return report
-
-    def state_at(self, game: Game, version: int, seat: int | None) -> dict[str, Any]:
-        """The caller's view as it was at `version` (time travel); hidden then is hidden now,
-        unless the game has since finished."""
-        if not 1 <= version <= game.table.version:
-            raise NotFoundError(
-                f"game {game.table.game_id} has versions 1 to {game.table.version}", "version_not_found"
-            )
-        past = fold(game.ruleset, None, self.store.read(game.table.game_id, after=0, limit=version))
-        assert past is not None
-        viewer = viewer_of(game, seat)
-        view = tables.view(game.ruleset, past, viewer)
-        if seat is not None and viewer == EVERYONE:
-            view["you"] = tables.view(game.ruleset, past, seat)["you"]
-        return view
-
     def view(self, game: Game, seat: int | None) -> dict[str, Any]:
         return tables.view(game.ruleset, game.table, SPECTATOR if seat is None else seat)
-
-    def events(self, game: Game, seat: int | None, after: int, limit: int) -> list[dict[str, Any]]:
-        """The log after version `after`, as the caller may see it."""
-        envelopes = self.store.read(game.table.game_id, after=after, limit=limit)
-        return [feed_item(game, envelope, seat) for envelope in envelopes]
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -245,7 +186,7 @@ class Games:
             envelopes, after = self._seal(game.ruleset, game.table, game.head_hash, events, seat, command)
             answer = {
                 "version": after.table.version,
-                "events": [feed_item(after, e, seat) for e in envelopes],
+                "events": [feed_item(after.ruleset, after.table, e, seat) for e in envelopes],
                 "game": self.view(after, seat),
             }
             record = msgspec.json.encode({"fingerprint": fingerprint, "answer": answer})
@@ -360,34 +301,3 @@ def first_answer(stored: bytes, fingerprint: str) -> dict[str, Any]:
     if record["fingerprint"] != fingerprint:
         raise InvalidRequestError("this Idempotency-Key was used with a different body", code="idempotency_key_reused")
     return record["answer"]
-
-
-def viewer_of(game: Game, seat: int | None) -> Viewer:
-    """Who the caller is to the rules: once a game is over, everyone sees everything."""
-    if game.table.status is Status.FINISHED:
-        return EVERYONE
-    return SPECTATOR if seat is None else seat
-
-
-def feed_item(game: Game, envelope: Envelope, seat: int | None) -> dict[str, Any]:
-    """One event of the log as the caller may see it; the command stays with its author."""
-    viewer = viewer_of(game, seat)
-    item: dict[str, Any] = {
-        "game_id": envelope.game_id,
-        "version": envelope.version,
-        "type": envelope.type,
-        "schema_version": envelope.schema_version,
-        "seat": envelope.seat,
-        "at": envelope.at,
-        # Everyone sees the stored payload verbatim, so an exported log's hashes check out.
-        "payload": envelope.payload
-        if viewer == EVERYONE
-        else tables.event_view(game.ruleset, event_of(envelope), viewer),
-        "prev_hash": envelope.prev_hash,
-        "hash": envelope.hash,
-    }
-    if viewer == EVERYONE or (seat is not None and seat == envelope.seat):
-        item["command_id"] = envelope.command_id
-        if envelope.command is not None:
-            item["command"] = envelope.command
-    return item

@@ -58,7 +58,7 @@ class GameResource(MethodView):
     @blp.alt_response(404, response="NOT_FOUND")
     def get(self, game_id: str) -> Any:
         """The game as the caller may see it, with `legal_moves` for a seat token"""
-        view = games().read_view(game_id, bearer_token())
+        view = current_app.extensions["syndicate.reads"].view(game_id, bearer_token())
         return view, 200, {"ETag": f'"{view["version"]}"'}
 
 
@@ -102,7 +102,7 @@ class ResultResource(MethodView):
     @blp.alt_response(409, response="CONFLICT")
     def get(self, game_id: str) -> Any:
         """The final tally: scores, ranks, winners and the tie-break used"""
-        result = games().read_result(game_id)
+        result = current_app.extensions["syndicate.reads"].result(game_id)
         return result, 200, {"ETag": f'"{result["version"]}"'}
 
 

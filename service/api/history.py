@@ -16,7 +16,9 @@ from games.table import Status
 from projections.replay import fold
 from service.api import schemas
 from service.api.auth import bearer_token
-from service.games import Game, Games, feed_item
+from service.feed import feed_item
+from service.games import Game, Games
+from service.reads import Reads
 
 blp = Blueprint("history", __name__, url_prefix="/v1/games", description="Logs, time travel and audits")
 
@@ -28,6 +30,10 @@ SSE_DOC = "Server-Sent Events: `id` is the version, `event` the type, `data` the
 
 def games() -> Games:
     return current_app.extensions["syndicate.games"]
+
+
+def reads() -> Reads:
+    return current_app.extensions["syndicate.reads"]
 
 
 @blp.route("/<game_id>/events")
@@ -43,7 +49,7 @@ class EventCollection(MethodView):
         seat = games().seat_of(game, bearer_token())
         if request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON:
             return Response(stream_with_context(export(games(), game_id, seat, query["after"])), mimetype=NDJSON)
-        events = games().events(game, seat, query["after"], query["limit"])
+        events = reads().events(game, seat, query["after"], query["limit"])
         more = events and events[-1]["version"] < game.table.version
         page = {"game_id": game_id, "version": game.table.version, "events": events}
         etag = {"ETag": f'"{game.table.version}"'}
@@ -56,7 +62,7 @@ def export(service: Games, game_id: str, seat: int | None, after: int) -> Iterat
     while True:
         page = service.store.read(game_id, after=after, limit=PAGE)
         for envelope in page:
-            yield json.dumps(feed_item(game, envelope, seat), separators=(",", ":")) + "\n"
+            yield json.dumps(feed_item(game.ruleset, game.table, envelope, seat), separators=(",", ":")) + "\n"
         if len(page) < PAGE:
             return
         after = page[-1].version
@@ -110,7 +116,7 @@ def live(service: Games, game_id: str, seat: int | None, after: int) -> Iterator
 
 
 def sse(game: Game, envelope: Envelope, seat: int | None) -> str:
-    data = json.dumps(feed_item(game, envelope, seat), separators=(",", ":"))
+    data = json.dumps(feed_item(game.ruleset, game.table, envelope, seat), separators=(",", ":"))
     return f"id: {envelope.version}\nevent: {envelope.type}\ndata: {data}\n\n"
 
 
@@ -122,7 +128,7 @@ class StateAtVersion(MethodView):
     def get(self, game_id: str, version: int) -> Any:
         """The caller's view as it was at a version (time travel)"""
         game = games().load(game_id)
-        return games().state_at(game, version, games().seat_of(game, bearer_token()))
+        return reads().state_at(game, version, games().seat_of(game, bearer_token()))
 
 
 @blp.route("/<game_id>/audit")
@@ -131,4 +137,4 @@ class Audit(MethodView):
     @blp.alt_response(404, response="NOT_FOUND")
     def get(self, game_id: str) -> Any:
         """Replay the whole log through the rules and check it: `ok`, `event_count`, `head_hash`, `problems`"""
-        return games().audit(game_id).as_dict()
+        return reads().audit(game_id).as_dict()

@@ -117,6 +117,13 @@ class GameSchema(Schema):
     seed = fields.Integer(metadata={"description": "revealed once the game is finished"})
     salt = fields.String(metadata={"description": "revealed once the game is finished"})
     awaiting = fields.List(fields.Nested(AwaitingSchema))
+    waiting_since = fields.Integer(
+        allow_none=True,
+        metadata={"description": "the version at which the current wait began: deadlines count from it"},
+    )
+    time_limit_s = fields.Integer(
+        allow_none=True, metadata={"description": "seconds the current wait may last (a deadline, an aiming window)"}
+    )
     state = fields.Dict(allow_none=True, metadata={"description": "the game's public state, per ruleset"})
     you = fields.Dict(metadata={"description": "the caller's seat: its private state and `legal_moves`"})
 

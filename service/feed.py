@@ -1,0 +1,40 @@
+"""Events as a caller may see them: redacted by the rules, the command left with its author."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from events.envelope import Envelope
+from games import table as tables
+from games.base import EVERYONE, SPECTATOR, Ruleset, Viewer
+from games.table import Status, Table
+from projections.replay import event_of
+
+
+def viewer_of(table: Table[Any], seat: int | None) -> Viewer:
+    """Who the caller is to the rules: once a game is over, everyone sees everything."""
+    if table.status is Status.FINISHED:
+        return EVERYONE
+    return SPECTATOR if seat is None else seat
+
+
+def feed_item(ruleset: Ruleset[Any], table: Table[Any], envelope: Envelope, seat: int | None) -> dict[str, Any]:
+    """One event of the log as the caller may see it, given the game as it stands."""
+    viewer = viewer_of(table, seat)
+    item: dict[str, Any] = {
+        "game_id": envelope.game_id,
+        "version": envelope.version,
+        "type": envelope.type,
+        "schema_version": envelope.schema_version,
+        "seat": envelope.seat,
+        "at": envelope.at,
+        # Everyone sees the stored payload verbatim, so an exported log's hashes check out.
+        "payload": envelope.payload if viewer == EVERYONE else tables.event_view(ruleset, event_of(envelope), viewer),
+        "prev_hash": envelope.prev_hash,
+        "hash": envelope.hash,
+    }
+    if viewer == EVERYONE or (seat is not None and seat == envelope.seat):
+        item["command_id"] = envelope.command_id
+        if envelope.command is not None:
+            item["command"] = envelope.command
+    return item
