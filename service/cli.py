@@ -21,6 +21,8 @@ from rq.exceptions import DuplicateJobError
 
 from events.envelope import decode as envelope_decode
 from events.store import EventStore
+from games.registry import RULESETS
+from games.selfplay import simulate as simulate_games
 from projections import Projections
 from service import jobs
 from service.audit import audit_log
@@ -143,6 +145,48 @@ def audit(game_id: str | None, log_file: BinaryIO | None) -> None:
         raise click.UsageError("name a game, or give --log FILE")
     click.echo(json.dumps(report, indent=2))
     sys.exit(0 if report["ok"] else 1)
+
+
+@main.command()
+@click.option(
+    "--ruleset", "ruleset_id", type=click.Choice(sorted(RULESETS)), default="twelve-gangsters", show_default=True
+)
+@click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True, help="games to play")
+@click.option("--seats", required=True, help="a bot kind per seat, comma-separated: smart,random,random")
+@click.option("--seed", type=int, default=0, show_default=True, help="the seed the games' seeds derive from")
+def simulate(ruleset_id: str, games: int, seats: str, seed: int) -> None:
+    """Play all-bot games in-process (no Redis) and compare each bot's wins with its fair share."""
+    ruleset = RULESETS[ruleset_id]
+    kinds = [kind.strip() for kind in seats.split(",")]
+    known = {"random", *ruleset.bots}
+    unknown = sorted(set(kinds) - known)
+    if unknown:
+        choices = ", ".join(sorted(known))
+        raise click.UsageError(f"unknown bot kind {unknown[0]!r} for {ruleset_id}: choose from {choices}")
+    if not ruleset.min_seats <= len(kinds) <= ruleset.max_seats:
+        seat_range = f"{ruleset.min_seats} to {ruleset.max_seats}"
+        raise click.UsageError(f"{ruleset.name} takes {seat_range} seats, not {len(kinds)}")
+    command = f"syndicate simulate --ruleset {ruleset_id} --games {games} --seats {','.join(kinds)} --seed {seed}"
+    started = time.perf_counter()
+    report = simulate_games(ruleset, kinds, games, seed)
+    elapsed = time.perf_counter() - started
+    click.echo(f"$ {command}")
+    click.echo(f"{ruleset.name}: {games} games, {len(kinds)} seats, in {elapsed:.1f} s")
+    click.echo("")
+    click.echo(f"{'seat':>4}  {'kind':<10} {'wins':>6} {'win rate':>9} {'mean score':>11}")
+    for row in report["seats"]:
+        click.echo(
+            f"{row['seat']:>4}  {row['kind']:<10} {row['wins']:>6} {row['win_rate']:>9.1%} {row['mean_score']:>11.1f}"
+        )
+    click.echo("")
+    click.echo(f"{'kind':<10} {'seats':>5} {'win rate':>9} {'fair share':>11} {'x fair':>7}")
+    for kind, row in report["kinds"].items():
+        click.echo(
+            f"{kind:<10} {row['seats']:>5} {row['win_rate']:>9.1%} {row['fair_share']:>11.1%}"
+            f" {row['vs_fair_share']:>7.2f}"
+        )
+    click.echo("")
+    click.echo("A shared victory counts as a win for each winner; a kind's win rate is per seat.")
 
 
 def openapi_yaml() -> str:
