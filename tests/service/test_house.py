@@ -1,0 +1,109 @@
+"""The house's jobs are idempotent: run twice, late, or after the game moved on, they change nothing more."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import redis
+from click.testing import CliRunner
+
+from events import keys
+from service.cli import main as cli
+from service.house import House
+from tests.client import ApiClient
+from tests.service.read_models import play_shared_victory, read_models
+
+
+def event_types(api: ApiClient, table) -> list[str]:  # type: ignore[no-untyped-def]
+    return [e["type"] for e in api.events(table)]
+
+
+def test_a_tally_run_twice_records_one_game_tallied(api: ApiClient, house: House) -> None:
+    table = play_shared_victory(api)
+    assert house.tally(table.id) == "tallied"
+    assert house.tally(table.id) == "tallied"
+    assert event_types(api, table).count("game_tallied") == 1
+    assert api.result(table).json["tallied"] is True
+    assert api.http.get(f"/v1/games/{table.id}/audit").json["ok"]
+
+
+def test_a_game_in_progress_is_not_tallied(api: ApiClient, house: House) -> None:
+    table = api.create(players=3)
+    assert house.tally(table.id) == "not finished"
+    assert "game_tallied" not in event_types(api, table)
+
+
+def test_a_bot_job_run_twice_moves_once(api: ApiClient, house: House) -> None:
+    table = api.create(seats=[{"bot": "random"}, {"name": "Bob"}, {"name": "Cat"}])
+    version = api.game(table)["version"]
+    assert house.play_bot(table.id, version, 0) == "moved"
+    assert house.play_bot(table.id, version, 0) == "moved on"
+    played = [e for e in api.events(table) if e["type"] == "twelve_gangsters.gangster_played"]
+    assert [e["seat"] for e in played] == [0]
+
+
+def test_a_bot_job_for_a_seat_not_awaited_does_nothing(api: ApiClient, house: House) -> None:
+    table = api.create(seats=[{"bot": "random"}, {"name": "Bob"}, {"name": "Cat"}])
+    version = api.game(table)["version"]
+    assert house.play_bot(table.id, version, 1) == "not awaited"  # a human seat
+    assert api.game(table)["version"] == version
+
+
+def test_a_deadline_for_a_game_that_moved_on_does_nothing(api: ApiClient, house: House) -> None:
+    table = api.create(players=3, options={"first_boss": 0, "move_deadline_s": 60})
+    wait = api.game(table)["waiting_since"]
+    for seat, card in enumerate((4, 5, 6)):
+        api.play(table, seat, card)
+    version = api.game(table)["version"]
+    assert house.expire(table.id, wait) == "moved on"
+    assert api.game(table)["version"] == version
+
+
+def test_a_deadline_plays_for_the_seats_still_awaited_once(api: ApiClient, house: House) -> None:
+    table = api.create(players=3, options={"first_boss": 0, "move_deadline_s": 60})
+    wait = api.game(table)["waiting_since"]
+    api.play(table, 0, 4)
+    assert house.expire(table.id, wait) == "played for 2 seats"
+    assert house.expire(table.id, wait) == "moved on"
+    played = [e for e in api.events(table, seat=1) if e["type"] == "twelve_gangsters.gangster_played"]
+    assert [e["seat"] for e in played] == [0, 1, 2]
+    assert api.game(table, 1)["state"]["round"] == 2
+
+
+def test_the_sweep_requeues_a_lost_bot_turn(api: ApiClient, house: House, redis_client: redis.Redis, drain) -> None:
+    table = api.create(seats=[{"bot": "random"}] * 3)
+    redis_client.delete(*redis_client.keys("rq:*"))  # every queued job lost
+    version = api.game(table)["version"]
+    house.clock = lambda: 1e12  # long after the last move: the game looks stalled
+    assert house.sweep() == 1
+    drain()
+    assert api.game(table)["status"] == "finished"
+    assert api.game(table)["version"] > version
+
+
+def test_the_sweep_leaves_a_game_that_waits_on_people_alone(api: ApiClient, house: House) -> None:
+    api.create(players=3)
+    house.clock = lambda: 1e12
+    assert house.sweep() == 0
+
+
+def test_the_rebuild_command_rebuilds_every_read_model(
+    api: ApiClient, redis_client: redis.Redis, config, drain, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    play_shared_victory(api)
+    drain()
+    live = read_models(redis_client)
+    monkeypatch.setenv("REDIS_URL", config.redis_url)
+    result = CliRunner().invoke(cli, ["projections", "rebuild"])
+    assert result.exit_code == 0, result.output
+    assert "rebuilt the read models of 1 games" in result.output
+    assert read_models(redis_client) == live
+
+
+def test_the_audit_command_checks_a_live_game(api: ApiClient, config, monkeypatch: pytest.MonkeyPatch) -> None:
+    table = play_shared_victory(api)
+    monkeypatch.setenv("REDIS_URL", config.redis_url)
+    result = CliRunner().invoke(cli, ["audit", table.id])
+    assert result.exit_code == 0 and json.loads(result.output)["ok"] is True
+    assert keys.events(table.id)
