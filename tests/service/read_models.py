@@ -49,7 +49,7 @@ def play_randomly(api: ApiClient, table: Table, rng: random.Random, moves: int |
             return
         seat = rng.choice(awaiting)["seat"]
         legal = api.game(table, seat)["you"]["legal_moves"]
-        assert api.move(table, seat, **rng.choice(legal)).status_code == 200
+        assert api.send(table, seat, rng.choice(legal)).status_code == 200
         done += 1
 
 
@@ -62,8 +62,8 @@ def play_shared_victory(api: ApiClient) -> Table:
 
 
 def play_corpus(api: ApiClient, seed: int = 7) -> list[Table]:
-    """Finished games of 3 to 6 players (the 5-player variant too), a shared victory, a game in
-    progress and a game still waiting for a player."""
+    """Finished 12 Gangsters games of 3 to 6 players (the 5-player variant too), a shared victory, finished
+    Ca$h 'n Guns games of 4 and 8, a game in progress and a game still waiting for a player."""
     rng = random.Random(seed)
     tables = []
     for players in (3, 4, 5, 6, 3):
@@ -72,6 +72,10 @@ def play_corpus(api: ApiClient, seed: int = 7) -> list[Table]:
         play_randomly(api, table, rng)
         tables.append(table)
     tables.append(play_shared_victory(api))
+    for players in (4, 8):
+        cash = api.create("cash-n-guns", players=players, seed=players, options={"aim_window_s": 3600})
+        play_randomly(api, cash, rng)
+        tables.append(cash)
     in_progress = api.create(players=4, seed=3)
     play_randomly(api, in_progress, rng, moves=9)
     waiting = api.create(seats=[{"name": "Ann"}, {"open": True}, {"open": True}])

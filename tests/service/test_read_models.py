@@ -15,7 +15,7 @@ def test_rebuilt_read_models_equal_the_live_ones_exactly(api: ApiClient, redis_c
     live = read_models(redis_client)
     assert any(":views" in k for k in live) and any(":result" in k for k in live)
     assert any("{leaderboard}" in k for k in live)
-    assert Projections(redis_client).rebuild(EventStore(redis_client)) == 8
+    assert Projections(redis_client).rebuild(EventStore(redis_client)) == 10
     assert read_models(redis_client) == live
 
 
