@@ -20,13 +20,17 @@ Viewer = int | Literal["spectator", "everyone"]
 """Who looks: a seat number, a spectator (no seat), or everyone (a finished game, an auditor)."""
 
 
-class IllegalMoveError(Exception):
-    """A command the rules refuse. `code` is stable and reaches clients unchanged."""
+class RuleError(Exception):
+    """Something the rules refuse. `code` is stable and reaches clients unchanged."""
 
     def __init__(self, code: str, detail: str) -> None:
         super().__init__(detail)
         self.code = code
         self.detail = detail
+
+
+class IllegalMoveError(RuleError):
+    """A move (or join, or timeout) the rules refuse now."""
 
 
 class Event(msgspec.Struct, frozen=True, kw_only=True):

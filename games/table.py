@@ -14,7 +14,7 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
-from games.base import EVERYONE, Event, IllegalMoveError, Move, Result, Ruleset, Viewer
+from games.base import EVERYONE, Event, IllegalMoveError, Move, Result, RuleError, Ruleset, Viewer
 
 S = TypeVar("S")
 
@@ -25,13 +25,8 @@ class Status(StrEnum):
     FINISHED = "finished"
 
 
-class SetupError(Exception):
-    """A game that cannot be created as asked (seat count, options). `code` reaches clients."""
-
-    def __init__(self, code: str, detail: str) -> None:
-        super().__init__(detail)
-        self.code = code
-        self.detail = detail
+class SetupError(RuleError):
+    """A game that cannot be created as asked (seat count, options)."""
 
 
 class Seat(msgspec.Struct, frozen=True, omit_defaults=True):
