@@ -43,17 +43,20 @@ def play_game(games: Games, players: int, rng: random.Random) -> tuple[str, int]
 
 
 def main() -> None:
-    with tempfile.TemporaryDirectory() as data:
-        server = RedisServer(Path(data), free_port()).start()
-        try:
-            client = redis.Redis.from_url(server.url)
-            games = Games(EventStore(client), Projections(client))
-            rng = random.Random(1)
-            bench_moves(games, rng)
-            bench_load(games, client, rng)
-            bench_memory(games, client, rng)
-        finally:
-            server.stop()
+    for fsync in ("always", "everysec"):
+        with tempfile.TemporaryDirectory() as data:
+            server = RedisServer(Path(data), free_port(), fsync=fsync).start()
+            try:
+                client = redis.Redis.from_url(server.url)
+                games = Games(EventStore(client), Projections(client))
+                rng = random.Random(1)
+                print(f"-- Redis with appendfsync {fsync}")
+                bench_moves(games, rng)
+                if fsync == "always":
+                    bench_load(games, client, rng)
+                    bench_memory(games, client, rng)
+            finally:
+                server.stop()
 
 
 def bench_moves(games: Games, rng: random.Random) -> None:

@@ -45,7 +45,7 @@ def run() -> None:
     env = dict(os.environ)
     server = None
     if not config.redis_url:
-        server = RedisServer(config.data_dir / "redis", config.redis_port).start()
+        server = RedisServer(config.data_dir / "redis", config.redis_port, config.redis_fsync).start()
         env["REDIS_URL"] = server.url
         click.echo(f"redis-server (AOF on) at {server.url}, data in {server.data_dir}/")
     children = [

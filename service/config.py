@@ -17,6 +17,7 @@ class Config:
     redis_url: str | None = field(default_factory=lambda: os.environ.get("REDIS_URL") or None)
     data_dir: Path = field(default_factory=lambda: Path(os.environ.get("SYNDICATE_DATA_DIR", "var")))
     redis_port: int = field(default_factory=lambda: int(os.environ.get("SYNDICATE_REDIS_PORT", "6390")))
+    redis_fsync: str = field(default_factory=lambda: os.environ.get("SYNDICATE_REDIS_FSYNC", "always"))
     rate_limit: str = field(default_factory=lambda: os.environ.get("SYNDICATE_RATE_LIMIT", "600 per minute"))
     host: str = field(default_factory=lambda: os.environ.get("SYNDICATE_HOST", "127.0.0.1"))
     port: int = field(default_factory=lambda: int(os.environ.get("SYNDICATE_PORT", "8000")))

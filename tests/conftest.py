@@ -22,7 +22,8 @@ from tests.client import ApiClient
 
 @pytest.fixture(scope="session")
 def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
-    server = RedisServer(Path(tmp_path_factory.mktemp("redis")), free_port()).start()
+    # Started as `make run` starts its own, but fsyncing once a second: tests do not test the disk.
+    server = RedisServer(Path(tmp_path_factory.mktemp("redis")), free_port(), fsync="everysec").start()
     yield server
     server.stop()
 
