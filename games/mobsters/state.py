@@ -1,0 +1,228 @@
+"""The state of a Mobsters game, the questions the rules ask of it, and the small steps `evolve` is made of."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import Any
+
+import msgspec
+
+from games.mobsters.cards import CARDS, Kind, bonus
+from games.mobsters.events import Income
+
+START_MONEY = 1000
+HAND = 7
+"""Cards dealt to each seat, and drawn again on a redeal."""
+DRAWS = 2
+HAND_LIMIT = 10
+EXTRA_CARD_PRICE = 1000
+BRIBE_PRICE = 3000
+KILLS_FROM = 4
+"""A hit's die roll of 4-6 kills; 1-3 and the target got away."""
+ABSENT_FROM = 4
+"""An attendance roll of 4-6 costs a mobster its action."""
+
+
+class Phase(StrEnum):
+    """Where the game stands: the setup, one of a turn's six phases (with `discard` between Draw and Hit
+    while the active seat holds more than 10 cards), or over."""
+
+    SETUP = "setup"
+    DRAW = "draw"
+    DISCARD = "discard"
+    HIT = "hit"
+    CRIME = "crime"
+    COLLECTION = "collection"
+    RECRUIT = "recruit"
+    LAW = "law"
+    OVER = "over"
+
+
+NEXT_PHASE: dict[Phase, Phase] = {
+    Phase.DRAW: Phase.HIT,
+    Phase.DISCARD: Phase.HIT,
+    Phase.HIT: Phase.CRIME,
+    Phase.CRIME: Phase.COLLECTION,
+    Phase.COLLECTION: Phase.RECRUIT,
+    Phase.RECRUIT: Phase.LAW,
+}
+"""The phase `end_phase` leads to; after Law the next seat's turn begins."""
+
+
+class Deed(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """What became of a mobster's action this turn, for all to see: `recruited` (it came into play), `absent`
+    (the attendance roll), or the move that spent it with the card played, what it aimed at and the die roll."""
+
+    action: str
+    card: str | None = None
+    target: str | None = None
+    roll: int | None = None
+
+
+class Mobster(msgspec.Struct, frozen=True, kw_only=True):
+    """A mobster in play: the operations attached to it, the Law cards on top of it, and what became of its
+    action this turn (None while it has not spent it)."""
+
+    card: str
+    operations: tuple[str, ...] = ()
+    law: tuple[str, ...] = ()
+    deed: Deed | None = None
+
+
+class Boss(msgspec.Struct, frozen=True, kw_only=True):
+    """One seat: its money (below zero is debt), its hand, its mobsters in play, and whether it kept a hand
+    with no mobster at the setup."""
+
+    money: int = START_MONEY
+    hand: tuple[str, ...] = ()
+    crew: tuple[Mobster, ...] = ()
+    kept_hand: bool = False
+
+
+class State(msgspec.Struct, frozen=True, kw_only=True):
+    seats: int
+    attendance: bool
+    first_player: int | None
+    bosses: tuple[Boss, ...]
+    deck: tuple[str, ...] = ()
+    discard: tuple[str, ...] = ()
+    phase: Phase = Phase.SETUP
+    turn: int = 0
+    active: int = 0
+    rolled: bool = False
+    drawn: bool = False
+    collected: bool = False
+    orphans: tuple[str, ...] = ()
+    """A killed mobster's operations, waiting for its controller (`orphaned_by`) to reassign them."""
+    orphaned_by: int | None = None
+    ended: str | None = None
+
+
+def initial_state(seats: int, options: Mapping[str, Any]) -> State:
+    """$1,000 for each seat and nothing dealt yet."""
+    return State(
+        seats=seats,
+        attendance=bool(options.get("attendance")),
+        first_player=options.get("first_player"),
+        bosses=(Boss(),) * seats,
+    )
+
+
+# --- questions about a state ------------------------------------------------------------------------------
+
+
+def located(state: State, mobster: str) -> tuple[int, Mobster] | None:
+    """The controller and the in-play record of a mobster; None when it is not in play."""
+    for seat, boss in enumerate(state.bosses):
+        for member in boss.crew:
+            if member.card == mobster:
+                return seat, member
+    return None
+
+
+def holding(state: State, card: str, field: str) -> tuple[int, Mobster] | None:
+    """The seat and mobster that hold `card` among its `operations` or its `law` cards."""
+    for seat, boss in enumerate(state.bosses):
+        for member in boss.crew:
+            if card in getattr(member, field):
+                return seat, member
+    return None
+
+
+def can_act(mobster: Mobster) -> bool:
+    """A mobster acts once a turn, and never while a Law card is on top of it."""
+    return mobster.deed is None and not mobster.law
+
+
+def in_hand(state: State, seat: int, wanted: Kind) -> list[str]:
+    """The seat's cards of one kind, in hand order."""
+    return [card for card in state.bosses[seat].hand if CARDS[card].kind is wanted]
+
+
+def has_mobster(hand: tuple[str, ...]) -> bool:
+    """Whether a hand holds a mobster card (a seat dealt none may redeal)."""
+    return any(CARDS[card].kind is Kind.MOBSTER for card in hand)
+
+
+def may_redeal(state: State) -> list[int]:
+    """During the setup: the seats dealt no mobster that have not chosen to keep their hand."""
+    if state.phase is not Phase.SETUP:
+        return []
+    return [s for s, boss in enumerate(state.bosses) if not boss.kept_hand and not has_mobster(boss.hand)]
+
+
+def incomes(state: State, seat: int) -> tuple[Income, ...]:
+    """What the seat's mobsters free of Law cards collect: each operation's income plus the holder's bonus."""
+    return tuple(
+        Income(mobster=member.card, operation=op, amount=CARDS[op].amount, bonus=bonus(member.card, op))
+        for member in state.bosses[seat].crew
+        if not member.law
+        for op in member.operations
+    )
+
+
+def next_seat(state: State) -> int:
+    """Play goes clockwise: increasing seat numbers, wrapping around."""
+    return (state.active + 1) % state.seats
+
+
+# --- small steps of `evolve` ------------------------------------------------------------------------------------
+
+replace = msgspec.structs.replace
+
+
+def with_boss(state: State, seat: int, **changes: Any) -> State:
+    """The state with one seat changed."""
+    bosses = list(state.bosses)
+    bosses[seat] = replace(bosses[seat], **changes)
+    return replace(state, bosses=tuple(bosses))
+
+
+def with_mobster(state: State, mobster: str, **changes: Any) -> State:
+    """The state with one mobster in play changed."""
+    where = located(state, mobster)
+    assert where is not None, f"{mobster} is not in play"
+    seat, _ = where
+    crew = tuple(replace(m, **changes) if m.card == mobster else m for m in state.bosses[seat].crew)
+    return with_boss(state, seat, crew=crew)
+
+
+def acted(state: State, mobster: str, action: str, **deed: Any) -> State:
+    """The mobster's action is gone for this turn, and everyone sees how."""
+    return with_mobster(state, mobster, deed=Deed(action=action, **deed))
+
+
+def paid(state: State, seat: int, amount: int) -> State:
+    """The seat receives `amount` from the bank (pays it, when negative). The bank never runs out."""
+    return with_boss(state, seat, money=state.bosses[seat].money + amount)
+
+
+def drawn(state: State, seat: int, cards: tuple[str, ...]) -> State:
+    """Cards move from the top of the deck to a hand."""
+    state = replace(state, deck=state.deck[len(cards) :])
+    return with_boss(state, seat, hand=(*state.bosses[seat].hand, *cards))
+
+
+def played(state: State, seat: int, *cards: str) -> State:
+    """Cards leave a hand (to the discard pile or onto the table: the caller puts them there)."""
+    return with_boss(state, seat, hand=tuple(c for c in state.bosses[seat].hand if c not in cards))
+
+
+def discarded(state: State, *cards: str) -> State:
+    """Cards go face up on top of the discard pile."""
+    return replace(state, discard=(*state.discard, *cards))
+
+
+def without(state: State, holder: str, card: str, field: str) -> State:
+    """An operation or a Law card leaves the mobster that holds it."""
+    where = located(state, holder)
+    assert where is not None, f"{holder} is not in play"
+    return with_mobster(state, holder, **{field: tuple(c for c in getattr(where[1], field) if c != card)})
+
+
+def added(state: State, holder: str, card: str, field: str) -> State:
+    """An operation is attached to a mobster, or a Law card placed on top of it."""
+    where = located(state, holder)
+    assert where is not None, f"{holder} is not in play"
+    return with_mobster(state, holder, **{field: (*getattr(where[1], field), card)})

@@ -1,0 +1,83 @@
+"""What each viewer may see of a Mobsters game and of its events.
+
+Public: the turn, the phase, the active seat (during the setup: the first player), how many cards the deck
+holds, the discard pile, a pending reassignment, and per seat its money, how many cards it holds, its income,
+and its mobsters in play with their operations, their Law cards (all played face up) and what became of their
+action this turn. Private to a seat (and shown to EVERYONE): its hand. The deck's order is
+shown to EVERYONE only. In events, the shuffled deck is EVERYONE's only, and a drawn card its drawer's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from games.base import EVERYONE, Event, Viewer
+from games.mobsters import events as ev
+from games.mobsters.state import Phase, State, can_act, incomes
+
+
+def view(state: State, viewer: Viewer) -> dict[str, Any]:
+    """The public state of the game and every seat; a seat also gets its own hand under `you`."""
+    body: dict[str, Any] = {
+        "turn": state.turn,
+        "phase": str(state.phase),
+        "active_seat": state.active,
+        "attendance_rule": state.attendance,
+        "deck_count": len(state.deck),
+        "discard": list(state.discard),
+        "reassigning": (
+            {"seat": state.orphaned_by, "operations": list(state.orphans)} if state.orphaned_by is not None else None
+        ),
+        "ended": state.ended,
+        "seats": [_public(state, s) | (_private(state, s) if viewer == EVERYONE else {}) for s in range(state.seats)],
+    }
+    if viewer == EVERYONE:
+        body["deck"] = list(state.deck)
+    if isinstance(viewer, int):
+        body["you"] = _private(state, viewer)
+    return body
+
+
+def _public(state: State, seat: int) -> dict[str, Any]:
+    boss = state.bosses[seat]
+    in_turn = seat == state.active and state.phase not in (Phase.SETUP, Phase.OVER)
+    return {
+        "seat": seat,
+        "money": boss.money,
+        "hand_count": len(boss.hand),
+        "kept_hand": boss.kept_hand,
+        "income": sum(i.amount + i.bonus for i in incomes(state, seat)),
+        "mobsters": [
+            {
+                "card": m.card,
+                "operations": list(m.operations),
+                "law": list(m.law),
+                "has_action": in_turn and can_act(m),
+                "deed": msgspec.to_builtins(m.deed) if m.deed else None,
+            }
+            for m in boss.crew
+        ],
+    }
+
+
+def _private(state: State, seat: int) -> dict[str, Any]:
+    return {"hand": list(state.bosses[seat].hand)}
+
+
+SECRET_FIELDS: dict[type[Event], str] = {
+    ev.DeckShuffled: "cards",
+    ev.CardsDrawn: "cards",
+    ev.ExtraCardBought: "card",
+}
+"""The field of each event only its own seat (and EVERYONE) may see; the deck's order has no seat."""
+
+
+def event_view(event: Event, viewer: Viewer) -> dict[str, Any]:
+    """An event as a viewer may see it: drawn cards stay their drawer's, the deck's order EVERYONE's."""
+    payload = msgspec.to_builtins(event)
+    secret = SECRET_FIELDS.get(type(event))
+    if secret is not None and viewer != EVERYONE and viewer != payload.get("seat"):
+        del payload[secret]
+    return payload
