@@ -52,3 +52,14 @@ def test_a_worker_killed_mid_game_does_not_stall_it(api: ApiClient, start_worker
     wait_for(lambda: tallied(api, table), what="the game to finish after the kill")
     assert api.game(table)["version"] > stopped_at
     assert api.http.get(f"/v1/games/{table.id}/audit").json["ok"]
+
+
+@pytest.mark.parametrize(("ruleset", "players"), [("cash-n-guns", 5), ("mobsters", 3)])
+def test_an_all_bot_game_of_every_ruleset_is_played_tallied_and_audited(
+    api: ApiClient, start_worker, ruleset: str, players: int
+) -> None:
+    start_worker()
+    table = api.create(ruleset, seats=[{"bot": "random"}] * players, options={})
+    wait_for(lambda: tallied(api, table), timeout_s=120, what="the tally")
+    assert api.events(table)[-1]["type"] == "game_tallied"
+    assert api.http.get(f"/v1/games/{table.id}/audit").json["ok"]
