@@ -116,6 +116,10 @@ def create(
             "invalid_seat_count",
             f"{ruleset.name} takes {ruleset.min_seats} to {ruleset.max_seats} seats, not {len(seats)}",
         )
+    kinds = {"random", *ruleset.bots}
+    unknown = next((s.bot for s in seats if s.bot is not None and s.bot not in kinds), None)
+    if unknown is not None:
+        raise SetupError("unknown_bot", f"{ruleset.name} has no {unknown!r} bot; it has {sorted(kinds)}")
     resolved = resolve_options(ruleset, options, len(seats))
     created = GameCreated(
         game_id=game_id,

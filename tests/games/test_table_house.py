@@ -69,3 +69,12 @@ def test_a_game_in_progress_cannot_be_tallied() -> None:
     with pytest.raises(Exception) as refusal:
         tables.tally(RULESET, table)
     assert getattr(refusal.value, "code", None) == "game_not_finished"
+
+
+def test_a_bot_the_game_does_not_have_is_refused() -> None:
+    with pytest.raises(tables.SetupError) as refusal:
+        tables.create(RULESET, "g", [tables.Seat(bot="genius")] * 3, {}, 1, "")
+    assert refusal.value.code == "unknown_bot"
+    assert tables.create(
+        RULESET, "g", [tables.Seat(bot="random"), tables.Seat(bot="smart"), tables.Seat(name="A")], {}, 1, ""
+    )
