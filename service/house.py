@@ -4,6 +4,7 @@ changes nothing more."""
 
 from __future__ import annotations
 
+import logging
 import random
 import time
 from collections.abc import Callable
@@ -12,11 +13,26 @@ from typing import Any
 
 from games import table as tables
 from games.base import IllegalMoveError
-from games.bots import random_bot
+from games.bots import Bot, random_bot
 from games.table import Status
 from service.errors import ProblemError
 from service.games import Caller, Game, Games
 from service.scheduler import Scheduler
+
+log = logging.getLogger(__name__)
+
+
+def choose(bot: Bot, view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """The bot's move; should a bot fail or answer a move that is not legal, the random bot's instead,
+    so that a faulty bot never stalls a game."""
+    try:
+        move = bot(view, rng)
+        if move in view["you"]["legal_moves"]:
+            return move
+        log.error("bot %s answered a move that is not legal: %r", getattr(bot, "__name__", bot), move)
+    except Exception:
+        log.exception("bot %s failed", getattr(bot, "__name__", bot))
+    return random_bot(view, rng)
 
 
 class House:
@@ -38,7 +54,7 @@ class House:
             return "not awaited"
         bot = game.ruleset.bots.get(table.seats[seat].bot, random_bot)
         view = tables.view(game.ruleset, table, seat)  # what the seat may see, and nothing more
-        move = bot(view, random.Random(f"bot:{game_id}:{version}:{seat}"))
+        move = choose(bot, view, random.Random(f"bot:{game_id}:{version}:{seat}"))
         return self._move(game_id, Caller(seat=seat, by="bot"), move, f"bot-{version}-{seat}", version)
 
     def expire(self, game_id: str, wait_since: int) -> str:

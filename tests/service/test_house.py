@@ -107,3 +107,20 @@ def test_the_audit_command_checks_a_live_game(api: ApiClient, config, monkeypatc
     result = CliRunner().invoke(cli, ["audit", table.id])
     assert result.exit_code == 0 and json.loads(result.output)["ok"] is True
     assert keys.events(table.id)
+
+
+def test_a_faulty_bot_is_replaced_by_the_random_bot_so_the_game_goes_on() -> None:
+    import random
+
+    from service.house import choose
+
+    view = {"you": {"legal_moves": [{"type": "play", "card": 3}, {"type": "play", "card": 9}]}}
+
+    def crashing(view, rng):  # type: ignore[no-untyped-def]
+        raise RuntimeError("bug")
+
+    def cheating(view, rng):  # type: ignore[no-untyped-def]
+        return {"type": "play", "card": 12}
+
+    for bot in (crashing, cheating):
+        assert choose(bot, view, random.Random(1)) in view["you"]["legal_moves"]
