@@ -44,6 +44,16 @@ class Event(msgspec.Struct, frozen=True, kw_only=True):
     upcasters: ClassVar[Mapping[int, Callable[[dict[str, Any]], dict[str, Any]]]] = {}
 
 
+def redacted(event: Event, viewer: Viewer, secrets: Mapping[type[Event], str]) -> dict[str, Any]:
+    """An event's payload as a viewer may see it: the field `secrets` names for its type is seen only by
+    the event's own seat (none, for an event without a seat) and by EVERYONE."""
+    payload = msgspec.to_builtins(event)
+    secret = secrets.get(type(event))
+    if secret is not None and viewer != EVERYONE and viewer != payload.get("seat"):
+        del payload[secret]
+    return payload
+
+
 class Move(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
     """A command a seat sends, e.g. `{"type": "play", "card": 7}`. Subclasses set `tag`."""
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import msgspec
 
-from games.base import EVERYONE, Event, Viewer
+from games.base import EVERYONE, Event, Viewer, redacted
 from games.cash_n_guns import events as ev
 from games.cash_n_guns.loot import loot_value
 from games.cash_n_guns.state import TURNS, Phase, State
@@ -86,8 +86,4 @@ def _private(state: State, seat: int) -> dict[str, Any]:
 
 def event_view(event: Event, viewer: Viewer) -> dict[str, Any]:
     """An event as a viewer may see it: a seat's secret stays its own until a later event reveals it."""
-    payload = msgspec.to_builtins(event)
-    secret = SECRET_FIELDS.get(type(event))
-    if secret is not None and viewer != EVERYONE and viewer != payload.get("seat"):
-        del payload[secret]
-    return payload
+    return redacted(event, viewer, SECRET_FIELDS)

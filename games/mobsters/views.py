@@ -13,7 +13,7 @@ from typing import Any
 
 import msgspec
 
-from games.base import EVERYONE, Event, Viewer
+from games.base import EVERYONE, Event, Viewer, redacted
 from games.mobsters import events as ev
 from games.mobsters.state import Phase, State, can_act, incomes
 
@@ -76,8 +76,4 @@ SECRET_FIELDS: dict[type[Event], str] = {
 
 def event_view(event: Event, viewer: Viewer) -> dict[str, Any]:
     """An event as a viewer may see it: drawn cards stay their drawer's, the deck's order EVERYONE's."""
-    payload = msgspec.to_builtins(event)
-    secret = SECRET_FIELDS.get(type(event))
-    if secret is not None and viewer != EVERYONE and viewer != payload.get("seat"):
-        del payload[secret]
-    return payload
+    return redacted(event, viewer, SECRET_FIELDS)

@@ -11,7 +11,7 @@ from typing import Any
 
 import msgspec
 
-from games.base import EVERYONE, Event, IllegalMoveError, Move, Result, Viewer, rank_seats
+from games.base import EVERYONE, Event, IllegalMoveError, Move, Result, Viewer, rank_seats, redacted
 from games.twelve_gangsters.events import BossChosen, BossPassed, GangsterPlayed, Play, RoundRevealed
 
 
@@ -164,10 +164,7 @@ def _private(state: State, seat: int) -> dict[str, Any]:
 
 def event_view(event: Event, viewer: Viewer) -> dict[str, Any]:
     """A chosen gangster is the chooser's secret until the round is revealed."""
-    payload = msgspec.to_builtins(event)
-    if isinstance(event, GangsterPlayed) and viewer not in (event.seat, EVERYONE):
-        del payload["card"]
-    return payload
+    return redacted(event, viewer, {GangsterPlayed: "card"})
 
 
 def result(state: State) -> Result:
