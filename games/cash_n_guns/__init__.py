@@ -43,6 +43,7 @@ taker, worth $0. Lateness in any other decision is settled by the table's
 
 from games.base import Option, Ruleset
 from games.cash_n_guns import rules, views
+from games.cash_n_guns.bots import smart_bot
 from games.cash_n_guns.events import EVENTS, MOVES
 from games.cash_n_guns.legality import legal_moves
 from games.cash_n_guns.state import State, evolve, initial_state
@@ -68,6 +69,7 @@ RULESET = Ruleset(
     result=rules.result,
     time_limit=rules.time_limit,
     timeout=rules.timeout,
+    bots={"smart": smart_bot},
     options={
         "first_godfather": Option(
             int, None, "the seat that holds the Godfather's desk first (drawn at random if unset)", names_a_seat=True
