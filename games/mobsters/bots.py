@@ -1,0 +1,538 @@
+"""The `smart` bot of Mobsters: a greedy plan of the turn, each mobster's one action given to the job worth most.
+
+It decides from its seat's view alone (what the API shows that seat): its own hand and money, and the public
+table (every seat's money, hand count, mobsters with their operations, Law cards and spent actions, the deck's
+size, the discard pile, the phase and turn). Nothing hidden is read: not the deck, not another seat's hand.
+
+Money is the score, so every choice is priced in dollars:
+- The rest of the game: the turns left are the deck's size over the cards a turn draws (the draws seen so far,
+  extra cards included); a seat's collections to come follow from the turn order. An operation earns its income
+  (the holder's bonus included) at each of its owner's collections to come, less a share for the risk of hits,
+  Destroy cards and the Law.
+- Opponents: each is weighed by how much it threatens me (its money plus the income it may still collect): the
+  strongest opponent in full, the weaker ones less, since what I take from one helps only against that one.
+- The turn plan: every mobster with its action is given one job of the turn's phases still to come (a Hit or a
+  Destroy card, a crime, a petty crime, doubling its best income, attaching an operation from hand or moving one
+  to a mobster that earns more on it or is free of the Law, a bribe), greedily by value and then improved by
+  swapping jobs between two mobsters (so Fingers keeps the Safecracking). Each phase makes the jobs planned for
+  it, then the moves that spend no action (charges on the strongest opponent, every recruit, arrests of the
+  opponents' best earners, escapes for my best earners), and only then ends the phase.
+- Extra cards: bought with a mobster that has nothing better to do, when the cards still unseen are worth more
+  on average than their price; and, near the end, to draw the last card while I am the richest (the game ends
+  at once). Never to draw the last card while behind.
+- Discards: the card worth least to me. A hand dealt with no mobster is always redealt. A dead mobster's
+  operations go to the mobster that earns most on them, free of the Law, spreading them so more can be doubled.
+
+The rng only breaks ties between jobs of equal value.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.mobsters.cards import CARDS, DECK, PETTY_CRIMES, Kind, bonus, earnings
+from games.mobsters.state import BRIBE_PRICE, DRAWS, EXTRA_CARD_PRICE, HAND
+
+PHASES = ("draw", "hit", "crime", "collection", "recruit", "law")
+PETTY_EV = sum(amount for _, amount in PETTY_CRIMES.values()) / len(PETTY_CRIMES)
+"""What a petty crime earns on average."""
+KILL_CHANCE = 0.5
+"""A hit kills on 4-6."""
+HELD = 0.75
+"""The share of an operation's income to come that survives hits, Destroy cards and the Law."""
+ACTION_MINE = 150
+"""What one of my mobsters' actions is worth a turn, beyond its income (a petty crime, a double, a crime)."""
+ACTION_THEIRS = 150
+"""What an opponent's mobster's action is worth to it a turn, beyond its income."""
+ARRESTED_TURNS = 0.6
+"""The share of its owner's turns to come a Law card keeps a mobster down (until escaped or bribed)."""
+STACKED = 0.15
+"""What a second Law card on an arrested mobster is worth, relative to the first (it holds against an escape)."""
+UNDER_LAW = 0.3
+"""What an operation of a mobster under Law is worth to its owner, relative to a free one (it may be freed)."""
+REASSIGNED_LOSS = 0.15
+"""The share of a killed mobster's income its owner loses even with other mobsters to take its operations."""
+BUY_MARGIN = 400
+"""How much more than its price an extra card must be worth on average."""
+MIN_WEIGHT = 0.3
+"""The weight of the weakest opponent, relative to the strongest."""
+WEIGHT_SPREAD = 4000
+"""How far behind the strongest opponent (in projected dollars) an opponent's weight falls to the least."""
+PRIOR_TURNS, PRIOR_RATE = 2, 2.5
+"""The prior on the cards a turn draws: as if `PRIOR_TURNS` turns had drawn `PRIOR_RATE` cards each."""
+KEEP_MOBSTER = 100_000
+"""A mobster in hand is never discarded while another card may go."""
+KEEP_FOR_BONUS = 0.8
+"""The chance a crime kept for a mobster with a bonus on it is still committed by that mobster later."""
+
+
+@dataclass
+class Member:
+    """A mobster in play, as the view shows it."""
+
+    card: str
+    seat: int
+    ops: list[str]
+    law: list[str]
+    has_action: bool
+
+    @property
+    def free(self) -> bool:
+        return not self.law
+
+    def income(self) -> int:
+        """What it collects each of its owner's Collection phases, free of the Law."""
+        return sum(earnings(self.card, op) for op in self.ops)
+
+
+@dataclass
+class Job:
+    """Something one mobster may do with its action this turn: `options[mobster] = (value, move)`."""
+
+    resource: str
+    phase: str
+    options: dict[str, tuple[float, dict[str, Any]]] = field(default_factory=dict)
+
+
+class Seen:
+    """What the seat's view tells: my hand and money, every crew, the turns left and who threatens me."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        you, state = view["you"], view["state"]
+        self.me: int = you["seat"]
+        self.hand: list[str] = list(you["hand"])
+        seats = state["seats"]
+        self.n = len(seats)
+        self.phase: str = state["phase"]
+        self.turn: int = state["turn"]
+        self.active: int = state["active_seat"]
+        self.deck: int = state["deck_count"]
+        self.discard: list[str] = list(state["discard"])
+        self.money: list[int] = [s["money"] for s in seats]
+        self.crews: list[list[Member]] = [
+            [
+                Member(m["card"], s, list(m["operations"]), list(m["law"]), bool(m["has_action"]))
+                for m in seat["mobsters"]
+            ]
+            for s, seat in enumerate(seats)
+        ]
+        self.rate = self._rate()
+        self.future = [self._collections(s) for s in range(self.n)]
+        self.projected = [
+            self.money[s] + sum(m.income() for m in self.crews[s] if m.free) * self.future[s] for s in range(self.n)
+        ]
+        self.weight = self._weights()
+
+    # --- the game's course -----------------------------------------------------------------------------------
+
+    def _rate(self) -> float:
+        """Cards drawn per turn so far (redeals included, which only makes me a little more hasty)."""
+        dealt = len(DECK) - HAND * self.n
+        drawn = max(0, dealt - self.deck) if self.turn else 0
+        return max(float(DRAWS), (drawn + PRIOR_TURNS * PRIOR_RATE) / (self.turn + PRIOR_TURNS))
+
+    def _collections(self, seat: int) -> float:
+        """The Collection phases `seat` may still have after the current turn: turn k from now happens in full
+        while the deck outlasts its draw (softened into a fraction near the end)."""
+        turns_left = self.deck / self.rate - 0.5
+        first = (seat - self.active) % self.n or self.n
+        total, k = 0.0, first
+        while k <= turns_left + 1:
+            total += min(1.0, max(0.0, turns_left - k + 1))
+            k += self.n
+        return total
+
+    def _weights(self) -> list[float]:
+        """How much hurting each opponent helps me: the strongest in full, the others less."""
+        rivals = [s for s in range(self.n) if s != self.me]
+        top = max(self.projected[s] for s in rivals)
+        return [
+            0.0 if s == self.me else max(MIN_WEIGHT, 1 - (1 - MIN_WEIGHT) * (top - self.projected[s]) / WEIGHT_SPREAD)
+            for s in range(self.n)
+        ]
+
+    def strongest_rival(self) -> int:
+        return max((s for s in range(self.n) if s != self.me), key=lambda s: (self.projected[s], self.money[s], -s))
+
+    # --- what things are worth -------------------------------------------------------------------------------
+
+    @property
+    def mine(self) -> list[Member]:
+        return self.crews[self.me]
+
+    def rivals(self) -> list[Member]:
+        return [m for s, crew in enumerate(self.crews) if s != self.me for m in crew]
+
+    def member(self, card: str) -> Member | None:
+        return next((m for crew in self.crews for m in crew if m.card == card), None)
+
+    def holder(self, op: str) -> Member | None:
+        return next((m for crew in self.crews for m in crew if op in m.ops), None)
+
+    def freeing_worth(self, member: Member) -> float:
+        """What freeing one of my mobsters of the Law is worth: its income and its action, turns to come."""
+        return (member.income() + ACTION_MINE) * self.future[self.me]
+
+    def arrest_worth(self, target: Member) -> float:
+        """What a Law card on an opponent's mobster costs its owner, weighed by how much it threatens me."""
+        worth = (target.income() + ACTION_THEIRS) * self.future[target.seat] * ARRESTED_TURNS
+        return self.weight[target.seat] * worth * (STACKED if target.law else 1.0)
+
+    def hit_worth(self, target: Member) -> float:
+        """What a hit on an opponent's mobster is worth: the chance of a kill times what the kill costs its owner."""
+        crew = self.crews[target.seat]
+        others_free = any(m.free for m in crew if m is not target)
+        turns = self.future[target.seat]
+        if target.law:
+            # its operations pay nothing now; a kill would hand them to a free mobster, unless it is the last one
+            loss = 0.0 if len(crew) > 1 else target.income() * turns * UNDER_LAW
+        elif not others_free:
+            loss = (target.income() + ACTION_THEIRS) * turns
+        else:
+            bonus_part = sum(bonus(target.card, op) for op in target.ops)
+            loss = (ACTION_THEIRS + bonus_part + REASSIGNED_LOSS * target.income()) * turns
+        return KILL_CHANCE * self.weight[target.seat] * loss
+
+    def destroy_worth(self, op: str) -> float:
+        holder = self.holder(op)
+        if holder is None:
+            return 0.0
+        worth = earnings(holder.card, op) * self.future[holder.seat] * (1.0 if holder.free else UNDER_LAW)
+        return self.weight[holder.seat] * worth
+
+    def best_earning(self, op: str) -> int:
+        """What an operation earns with the best of my mobsters (in play or in hand) holding it."""
+        mobsters = [m.card for m in self.mine] + [c for c in self.hand if CARDS[c].kind is Kind.MOBSTER]
+        return max((earnings(m, op) for m in mobsters), default=CARDS[op].amount)
+
+    def card_worth(self, card: str) -> float:
+        """What a card in my hand (or one to come) is worth to me, roughly."""
+        kind = CARDS[card].kind
+        mine = self.future[self.me]
+        if kind is Kind.MOBSTER:  # one more action a turn, worth less the more mobsters I have
+            crew = sum(1 for m in self.mine if m.free) + sum(1 for c in self.hand if CARDS[c].kind is Kind.MOBSTER)
+            return ACTION_MINE * mine * 2 / (2 + crew)
+        if kind in (Kind.MAJOR_CRIME, Kind.ARMED_ROBBERY):
+            return float(self.best_earning(card))
+        if kind is Kind.OPERATION:
+            return self.best_earning(card) * mine * HELD
+        if kind is Kind.COST:
+            return CARDS[card].amount * self.weight[self.strongest_rival()]
+        if kind is Kind.LAW:
+            return max((self.arrest_worth(t) for t in self.rivals()), default=0.0)
+        if kind is Kind.HIT:
+            return max((self.hit_worth(t) for t in self.rivals()), default=0.0)
+        if kind is Kind.DESTROY:
+            return max((self.destroy_worth(op) for t in self.rivals() for op in t.ops), default=0.0)
+        if kind is Kind.ESCAPE:
+            return max((self.freeing_worth(m) for m in self.mine if m.law), default=ACTION_MINE)
+        return 0.0
+
+    def unseen(self) -> list[str]:
+        """The cards I have not seen: in the deck or in another seat's hand."""
+        seen = {*self.hand, *self.discard}
+        for crew in self.crews:
+            for m in crew:
+                seen.add(m.card)
+                seen.update(m.ops)
+                seen.update(m.law)
+        return [c for c in DECK if c not in seen]
+
+
+# --- the turn plan -------------------------------------------------------------------------------------------
+
+
+def jobs(seen: Seen, phases: tuple[str, ...]) -> list[Job]:
+    """Every job my mobsters with an action could take in these phases of my turn."""
+    actors = [m for m in seen.mine if m.has_action]
+    found: list[Job] = []
+    hand = seen.hand
+
+    def card_job(resource: str, phase: str, value_of: Any, move_of: Any) -> None:
+        job = Job(resource, phase)
+        for m in actors:
+            value = value_of(m)
+            if value > 0:
+                job.options[m.card] = (value, move_of(m))
+        if job.options:
+            found.append(job)
+
+    if "hit" in phases:
+        targets = sorted(seen.rivals(), key=lambda t: -seen.hit_worth(t))
+        for card, target in zip([c for c in hand if CARDS[c].kind is Kind.HIT], targets, strict=False):
+            worth = seen.hit_worth(target)
+            card_job(
+                card,
+                "hit",
+                lambda m, w=worth: w,
+                lambda m, c=card, t=target: {"type": "hit", "mobster": m.card, "card": c, "target": t.card},
+            )
+        ops = sorted((op for t in seen.rivals() for op in t.ops), key=lambda op: -seen.destroy_worth(op))
+        for card, op in zip([c for c in hand if CARDS[c].kind is Kind.DESTROY], ops, strict=False):
+            worth = seen.destroy_worth(op)
+            card_job(
+                card,
+                "hit",
+                lambda m, w=worth: w,
+                lambda m, c=card, o=op: {"type": "destroy", "mobster": m.card, "card": c, "operation": o},
+            )
+    if "crime" in phases:
+        for card in hand:
+            if CARDS[card].kind in (Kind.MAJOR_CRIME, Kind.ARMED_ROBBERY):
+                waiting = _bonus_to_come(seen, card)
+                card_job(
+                    card,
+                    "crime",
+                    lambda m, c=card, w=waiting: _crime_worth(m.card, c, w),
+                    lambda m, c=card: {"type": "commit_crime", "mobster": m.card, "card": c},
+                )
+        for m in actors:
+            if not m.ops:
+                found.append(
+                    Job(f"petty:{m.card}", "crime", {m.card: (PETTY_EV, {"type": "petty_crime", "mobster": m.card})})
+                )
+    if "collection" in phases:
+        for m in actors:
+            if m.ops:
+                op = max(m.ops, key=lambda o: (earnings(m.card, o), o))
+                move = {"type": "double_income", "mobster": m.card, "operation": op}
+                found.append(Job(f"double:{m.card}", "collection", {m.card: (float(earnings(m.card, op)), move)}))
+    if "recruit" in phases:
+        found += _attach_jobs(seen, actors)
+    if "law" in phases and seen.money[seen.me] >= BRIBE_PRICE:
+        for held in seen.mine:
+            if len(held.law) == 1:
+                worth = seen.freeing_worth(held) * HELD - BRIBE_PRICE
+                card_job(
+                    held.law[0],
+                    "law",
+                    lambda m, w=worth, h=held: w if m is not h else 0,
+                    lambda m, h=held: {"type": "bribe", "mobster": m.card, "law": h.law[0]},
+                )
+    return found
+
+
+def _crime_worth(mobster: str, crime: str, waiting: int) -> float:
+    """A crime's takings now, or, when one of my mobsters that cannot act now would earn `waiting` more on it next
+    turn, what committing it now gains over keeping it: my other mobster's action later, less the bonus."""
+    now = earnings(mobster, crime)
+    if waiting <= bonus(mobster, crime):
+        return float(now)
+    return (1 - KEEP_FOR_BONUS) * now + ACTION_MINE - KEEP_FOR_BONUS * (waiting - bonus(mobster, crime))
+
+
+def _bonus_to_come(seen: Seen, crime: str) -> int:
+    """The bonus a crime would earn with one of my mobsters that cannot act now but may next turn (in hand, or
+    in play with its action spent), if the game lasts."""
+    if seen.future[seen.me] < 1:
+        return 0
+    later = [c for c in seen.hand if CARDS[c].kind is Kind.MOBSTER] + [
+        m.card for m in seen.mine if not m.has_action and m.free
+    ]
+    return max((bonus(m, crime) for m in later), default=0)
+
+
+def _freed_this_turn(seen: Seen) -> set[str]:
+    """My mobsters the Escape Law cards in hand will free in this turn's Law phase (the best first)."""
+    escapes = sum(1 for c in seen.hand if CARDS[c].kind is Kind.ESCAPE)
+    freed: set[str] = set()
+    for m in sorted((m for m in seen.mine if m.law), key=lambda m: (len(m.law), -seen.freeing_worth(m), m.card)):
+        if len(m.law) <= escapes:
+            escapes -= len(m.law)
+            freed.add(m.card)
+    return freed
+
+
+def _attach_jobs(seen: Seen, actors: list[Member]) -> list[Job]:
+    """Operations from hand, and operations moved to a mobster that earns more on them or is free of the Law."""
+    turns = seen.future[seen.me]
+    if turns <= 0:
+        return []
+    freed = _freed_this_turn(seen)
+    found: list[Job] = []
+    for op in (c for c in seen.hand if CARDS[c].kind is Kind.OPERATION):
+        options = {
+            m.card: (earnings(m.card, op) * turns * HELD, {"type": "attach", "mobster": m.card, "operation": op})
+            for m in actors
+        }
+        if options:
+            found.append(Job(op, "recruit", options))
+    for holder in seen.mine:
+        paying = holder.free or holder.card in freed
+        for op in holder.ops:
+            now = earnings(holder.card, op) if paying else 0
+            options = {}
+            for m in actors:
+                gain = (earnings(m.card, op) - now) * turns * HELD
+                if m is not holder and gain > 0:
+                    options[m.card] = (gain, {"type": "attach", "mobster": m.card, "operation": op})
+            if options:
+                found.append(Job(op, "recruit", options))
+    return found
+
+
+def plan(seen: Seen, phases: tuple[str, ...], rng: random.Random) -> dict[str, tuple[float, str, dict[str, Any]]]:
+    """Each mobster's job for the rest of the turn, `plan[mobster] = (value, phase, move)`: greedily the most
+    valuable first, then improved by moving a mobster to a free job or swapping two mobsters' jobs."""
+    found = jobs(seen, phases)
+    order = list(range(len(found)))
+    rng.shuffle(order)  # ties only
+    rank = {i: r for r, i in enumerate(order)}
+    pairs = sorted(
+        ((value, i, m) for i, job in enumerate(found) for m, (value, _) in job.options.items()),
+        key=lambda p: (-p[0], rank[p[1]], p[2]),
+    )
+    given: dict[str, int] = {}
+    taken: set[int] = set()
+    for _, i, m in pairs:
+        if m not in given and i not in taken:
+            given[m] = i
+            taken.add(i)
+
+    def worth(m: str, i: int | None) -> float:
+        if i is None:
+            return 0.0
+        option = found[i].options.get(m)
+        return option[0] if option else float("-inf")
+
+    for _ in range(8):
+        improved = False
+        members = sorted(given)
+        for a in range(len(members)):
+            for b in range(a + 1, len(members)):
+                ma, mb = members[a], members[b]
+                ia, ib = given[ma], given[mb]
+                if worth(ma, ib) + worth(mb, ia) > worth(ma, ia) + worth(mb, ib) + 1e-9:
+                    given[ma], given[mb] = ib, ia
+                    improved = True
+        for m in members:
+            for i, job in enumerate(found):
+                if i not in taken and m in job.options and worth(m, i) > worth(m, given[m]) + 1e-9:
+                    taken.discard(given[m])
+                    given[m] = i
+                    taken.add(i)
+                    improved = True
+        if not improved:
+            break
+    return {m: (found[i].options[m][0], found[i].phase, found[i].options[m][1]) for m, i in given.items()}
+
+
+# --- the decision --------------------------------------------------------------------------------------------
+
+
+def smart_bot(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """The move the plan of the turn wants now; from the seat's view and `rng` only. Always a legal move."""
+    legal = view["you"]["legal_moves"]
+    if len(legal) == 1:
+        return legal[0]
+    types = {m["type"] for m in legal}
+    seen = Seen(view)
+    if "redeal" in types:
+        wanted: dict[str, Any] | None = {"type": "redeal"}
+    elif "reassign" in types:
+        wanted = _reassign(seen, legal)
+    elif "discard" in types:
+        wanted = _discard(seen, legal)
+    else:
+        wanted = _turn_move(seen, rng)
+    if wanted is not None and wanted in legal:
+        return next(m for m in legal if m == wanted)
+    # never expected: a plan the rules refuse; ending the phase is always safe in a turn
+    return next((m for m in legal if m["type"] == "end_phase"), legal[0])
+
+
+def _reassign(seen: Seen, legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """A dead mobster's operation to the mobster that earns most on it, free of the Law; spread out, so that
+    more of them may be doubled."""
+
+    def score(move: dict[str, Any]) -> tuple[float, ...]:
+        m = seen.member(move["mobster"]) if move["mobster"] else None
+        if m is None:
+            return (-1.0, 0, 0, 0)
+        paying = earnings(m.card, move["operation"])
+        best_now = max((earnings(m.card, o) for o in m.ops), default=0)
+        return (1.0 if m.free else 0.0, paying, -best_now, -len(m.ops))
+
+    return max(legal, key=lambda mv: (*score(mv), mv["operation"], mv["mobster"] or ""))
+
+
+def _discard(seen: Seen, legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """The card worth least to me."""
+
+    def worth(card: str) -> float:
+        return KEEP_MOBSTER if CARDS[card].kind is Kind.MOBSTER else seen.card_worth(card)
+
+    return min(legal, key=lambda mv: (worth(mv["cards"][0]), mv["cards"][0]))
+
+
+def _turn_move(seen: Seen, rng: random.Random) -> dict[str, Any] | None:
+    """The active seat's move in its turn: the free moves of the phase, then the jobs planned for it, then on."""
+    phase = seen.phase
+    if phase not in PHASES:
+        return None
+    rest = PHASES[PHASES.index(phase) :]
+    if phase == "draw":
+        return _draw(seen, rng)
+    free = _free_move(seen, phase)
+    if free is not None:
+        return free
+    planned = plan(seen, rest, rng)
+    now = [(value, m, move) for m, (value, p, move) in planned.items() if p == phase]
+    if now:
+        return max(now, key=lambda x: (x[0], x[1]))[2]
+    return {"type": "end_phase"}
+
+
+def _free_move(seen: Seen, phase: str) -> dict[str, Any] | None:
+    """A move of this phase that spends no action: recruit, charge, arrest, escape."""
+    hand = seen.hand
+    if phase == "recruit":
+        recruits = sorted(c for c in hand if CARDS[c].kind is Kind.MOBSTER)
+        if recruits:
+            return {"type": "recruit", "card": recruits[0]}
+    if phase == "collection":
+        costs = sorted((c for c in hand if CARDS[c].kind is Kind.COST), key=lambda c: (-CARDS[c].amount, c))
+        if costs:
+            return {"type": "charge", "card": costs[0], "target": seen.strongest_rival()}
+    if phase == "law":
+        escape = next((c for c in sorted(hand) if CARDS[c].kind is Kind.ESCAPE), None)
+        arrested = [m for m in seen.mine if m.law]
+        if escape and arrested:
+            freed = _freed_this_turn(seen)
+            best = max(arrested, key=lambda m: (m.card in freed, seen.freeing_worth(m), -len(m.law), m.card))
+            if best.card in freed:  # an escape that frees nobody is kept for a later arrest
+                return {"type": "escape", "card": escape, "law": best.law[0]}
+        law = next((c for c in sorted(hand) if CARDS[c].kind is Kind.LAW), None)
+        targets = seen.rivals()
+        if law and targets:
+            target = max(targets, key=lambda t: (seen.arrest_worth(t), t.card))
+            return {"type": "arrest", "card": law, "mobster": target.card}
+    return None
+
+
+def _draw(seen: Seen, rng: random.Random) -> dict[str, Any]:
+    """Buy an extra card with an idle mobster when it pays, or to draw the last card while I am the richest."""
+    me = seen.me
+    buyers = [m for m in seen.mine if m.has_action]
+    money = seen.money[me]
+    if not buyers or money < EXTRA_CARD_PRICE:
+        return {"type": "end_phase"}
+    best_rival = max(seen.money[s] for s in range(seen.n) if s != me)
+    buyer = min(buyers, key=lambda m: (len(m.ops), m.card))
+    last_cards = EXTRA_CARD_PRICE * seen.deck
+    if seen.deck <= len(buyers) and money >= last_cards and money - last_cards > best_rival:
+        return {"type": "draw_extra", "mobster": buyer.card}  # the game ends on the last card, me the richest
+    if seen.deck <= 1:
+        return {"type": "end_phase"}  # never end the game while behind
+    planned = plan(seen, PHASES[1:], rng)
+    spared = {m.card: planned[m.card][0] if m.card in planned else 0.0 for m in buyers}
+    buyer = min(buyers, key=lambda m: (spared[m.card], m.card))
+    unseen = seen.unseen()
+    if not unseen:
+        return {"type": "end_phase"}
+    mean = sum(seen.card_worth(c) for c in unseen) / len(unseen)
+    if mean - spared[buyer.card] > EXTRA_CARD_PRICE + BUY_MARGIN:
+        return {"type": "draw_extra", "mobster": buyer.card}
+    return {"type": "end_phase"}
