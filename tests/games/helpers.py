@@ -60,3 +60,27 @@ def refused(ruleset: Ruleset[Any], table: Table[Any], seat: int, move: Move) -> 
     with pytest.raises(IllegalMoveError) as refusal:
         play(ruleset, table, seat, move)
     return refusal.value.code
+
+
+class Spy(dict):
+    """A view that records every key read from it, at any depth (list indices read as `*`)."""
+
+    def __init__(self, value: dict[str, Any], reads: set[str], path: str = "") -> None:
+        super().__init__({k: self._wrap(v, reads, f"{path}{k}.") for k, v in value.items()})
+        self.reads, self.path = reads, path
+
+    @classmethod
+    def _wrap(cls, value: Any, reads: set[str], path: str) -> Any:
+        if isinstance(value, dict):
+            return cls(value, reads, path)
+        if isinstance(value, list):
+            return [cls._wrap(item, reads, f"{path}*.") for item in value]
+        return value
+
+    def __getitem__(self, key: str) -> Any:
+        self.reads.add(f"{self.path}{key}")
+        return super().__getitem__(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self.reads.add(f"{self.path}{key}")
+        return super().get(key, default)

@@ -18,7 +18,7 @@ from games.mobsters import events as ev
 from games.mobsters.bots import smart_bot
 from games.mobsters.cards import CARDS, Kind
 from games.selfplay import simulate
-from tests.games.helpers import apply, created, given
+from tests.games.helpers import Spy, apply, created, given
 from tests.games.mobsters_helpers import game, mobster, of_kind, operation
 
 FINGERS, TONY, LUCKY, LEFTY = mobster("Fingers"), mobster("Tony"), mobster("Lucky"), mobster("Lefty")
@@ -78,30 +78,6 @@ def test_the_smart_bot_answers_a_legal_move_in_every_situation() -> None:
 
 
 # --- nothing hidden ------------------------------------------------------------------------------------------
-
-
-class Spy(dict):
-    """A view that records every key read from it, at any depth (list indices read as `*`)."""
-
-    def __init__(self, value: dict[str, Any], reads: set[str], path: str = "") -> None:
-        super().__init__({k: self._wrap(v, reads, f"{path}{k}.") for k, v in value.items()})
-        self.reads, self.path = reads, path
-
-    @classmethod
-    def _wrap(cls, value: Any, reads: set[str], path: str) -> Any:
-        if isinstance(value, dict):
-            return cls(value, reads, path)
-        if isinstance(value, list):
-            return [cls._wrap(item, reads, f"{path}*.") for item in value]
-        return value
-
-    def __getitem__(self, key: str) -> Any:
-        self.reads.add(f"{self.path}{key}")
-        return super().__getitem__(key)
-
-    def get(self, key: str, default: Any = None) -> Any:
-        self.reads.add(f"{self.path}{key}")
-        return super().get(key, default)
 
 
 OWN = {"you", "you.seat", "you.hand", "you.legal_moves"}

@@ -19,7 +19,7 @@ from games.twelve_gangsters import RULESET
 from games.twelve_gangsters.bots import smart_bot
 from games.twelve_gangsters.events import Play
 from service.cli import main as cli
-from tests.games.helpers import apply, created, given
+from tests.games.helpers import Spy, apply, created, given
 
 # --- self-play ---------------------------------------------------------------------------------------------
 
@@ -117,30 +117,6 @@ def test_the_smart_bot_answers_only_legal_moves() -> None:
 
         assert move in view["you"]["legal_moves"]
         tables.play(RULESET, table, seat, msgspec.convert(move, Play))  # the rules take it
-
-
-class Spy(dict):
-    """A view that records every key read from it, at any depth (list indices read as `*`)."""
-
-    def __init__(self, value: dict[str, Any], reads: set[str], path: str = "") -> None:
-        super().__init__({k: self._wrap(v, reads, f"{path}{k}.") for k, v in value.items()})
-        self.reads, self.path = reads, path
-
-    @classmethod
-    def _wrap(cls, value: Any, reads: set[str], path: str) -> Any:
-        if isinstance(value, dict):
-            return cls(value, reads, path)
-        if isinstance(value, list):
-            return [cls._wrap(item, reads, f"{path}*.") for item in value]
-        return value
-
-    def __getitem__(self, key: str) -> Any:
-        self.reads.add(f"{self.path}{key}")
-        return super().__getitem__(key)
-
-    def get(self, key: str, default: Any = None) -> Any:
-        self.reads.add(f"{self.path}{key}")
-        return super().get(key, default)
 
 
 PUBLIC_OR_OWN = {
