@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -21,18 +23,19 @@ def start_worker(redis_server: RedisServer, redis_client) -> Iterator[Callable[[
     env = {**os.environ, "REDIS_URL": redis_server.url, "SYNDICATE_SWEEP_S": "0.5", "SYNDICATE_STALL_S": "1"}
 
     def start() -> subprocess.Popen[bytes]:
-        process = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env)
+        # A session of its own, so the worker and the scheduler it forks can be stopped (or killed) together.
+        process = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env, start_new_session=True)
         started.append(process)
         return process
 
     yield start
     for process in started:
-        if process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
 
 
 def wait_for(condition: Callable[[], Any], timeout_s: float = 60, what: str = "condition") -> Any:
