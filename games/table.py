@@ -14,7 +14,7 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
-from games.base import EVERYONE, Event, IllegalMoveError, Move, Result, RuleError, Ruleset, Viewer
+from games.base import EVERYONE, Event, IllegalMoveError, Move, Option, Result, RuleError, Ruleset, Viewer
 
 S = TypeVar("S")
 
@@ -135,13 +135,25 @@ def create(
     return [created, *_start_if_full(ruleset, table)]
 
 
+TABLE_OPTIONS: dict[str, Option] = {
+    "move_deadline_s": Option(int, None, "seconds a seat has to move before a bot moves for it", minimum=1),
+}
+"""Options every game takes, because the table, not the game, keeps them."""
+
+
+def options_of(ruleset: Ruleset[Any]) -> dict[str, Option]:
+    """Every option a game of this ruleset takes: its own and the table's."""
+    return {**ruleset.options, **TABLE_OPTIONS}
+
+
 def resolve_options(ruleset: Ruleset[Any], options: Mapping[str, Any], seats: int) -> dict[str, Any]:
     """The options with defaults filled in; SetupError for an unknown name or a value out of range."""
-    unknown = sorted(set(options) - set(ruleset.options))
+    known = options_of(ruleset)
+    unknown = sorted(set(options) - set(known))
     if unknown:
         raise SetupError("invalid_option", f"unknown option {unknown[0]!r} for {ruleset.id}")
     resolved: dict[str, Any] = {}
-    for name, spec in ruleset.options.items():
+    for name, spec in known.items():
         value = options.get(name, spec.default)
         if value is not None:
             if spec.kind is int and (isinstance(value, bool) or not isinstance(value, int)):

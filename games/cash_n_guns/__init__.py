@@ -75,6 +75,5 @@ RULESET = Ruleset(
             int, None, "the seat that holds the Godfather's desk first (drawn at random if unset)", names_a_seat=True
         ),
         "aim_window_s": Option(int, 15, "seconds the hold-up window stays open", minimum=1),
-        "move_deadline_s": Option(int, None, "seconds a seat has to move before a bot moves for it", minimum=1),
     },
 )

@@ -93,6 +93,5 @@ RULESET = Ruleset(
     options={
         "first_player": Option(int, None, "the seat that plays first (drawn at random if unset)", names_a_seat=True),
         "attendance": Option(bool, False, "the optional attendance rule: each mobster rolls 4-6 to lose its action"),
-        "move_deadline_s": Option(int, None, "seconds a seat has to move before a bot moves for it", minimum=1),
     },
 )

@@ -41,6 +41,5 @@ RULESET = Ruleset(
             "the seat that holds the Boss token first (drawn at random if unset)",
             names_a_seat=True,
         ),
-        "move_deadline_s": Option(int, None, "seconds a seat has to move before a bot moves for it", minimum=1),
     },
 )

@@ -10,6 +10,7 @@ from flask_smorest import Blueprint
 
 from games.base import Ruleset
 from games.registry import RULESETS
+from games.table import options_of
 from service.api import schemas
 
 blp = Blueprint("rulesets", __name__, url_prefix="/v1/rulesets", description="The games offered")
@@ -24,7 +25,7 @@ def describe(ruleset: Ruleset[Any]) -> dict[str, Any]:
         "description": ruleset.description,
         "options": [
             {"name": name, "type": o.kind.__name__, "default": o.default, "description": o.description}
-            for name, o in ruleset.options.items()
+            for name, o in options_of(ruleset).items()
         ],
         "move_types": [m.__struct_config__.tag for m in ruleset.moves],
         "moves": {m.__struct_config__.tag: msgspec.json.schema(m) for m in ruleset.moves},

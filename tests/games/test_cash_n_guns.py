@@ -27,7 +27,7 @@ from games.cash_n_guns.events import (
 )
 from games.cash_n_guns.loot import DECK, kind
 from games.cash_n_guns.state import Phase
-from games.table import SetupError, Status
+from games.table import SetupError, Status, options_of
 from tests.games.cng_helpers import (
     aim,
     hold_up,
@@ -142,7 +142,7 @@ def test_a_first_godfather_not_naming_a_seat_is_refused(godfather: object) -> No
 
 
 def test_options_declare_the_aim_window_the_move_deadline_and_the_first_godfather() -> None:
-    options = RULESET.options
+    options = options_of(RULESET)  # its own and the table's
 
     assert (options["aim_window_s"].default, options["aim_window_s"].minimum) == (15, 1)
     assert options["move_deadline_s"].default is None

@@ -11,7 +11,7 @@ from games.mobsters import events as ev
 from games.mobsters.cards import CARDS, DECK, Kind
 from games.mobsters.moves import CommitCrime, Discard, DrawExtra, EndPhase
 from games.mobsters.state import Deed, Phase
-from games.table import Status, Table
+from games.table import Status, Table, options_of
 from tests.games.helpers import refused, when
 from tests.games.mobsters_helpers import (
     Dice,
@@ -318,4 +318,4 @@ def test_lateness_is_left_to_the_tables_deadline_and_the_random_bot() -> None:
 
     assert RULESET.time_limit(table.rules) is None
     assert RULESET.timeout(table.rules, Dice()) is None
-    assert RULESET.options["move_deadline_s"].default is None
+    assert options_of(RULESET)["move_deadline_s"].default is None
