@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import secrets
 from typing import Any
 
 import msgspec
@@ -17,6 +18,8 @@ class Envelope(msgspec.Struct, frozen=True, kw_only=True):
     (`seat`, `command`), and the chain link (`prev_hash`, `hash`).
 
     `command` is the command that caused a batch of events; it rides on the batch's first event.
+    `nonce` is a secret drawn when the event is sealed and covered by its hash: shown only to those who see
+    the whole event, so nobody can confirm a guess at hidden content by recomputing a hash they were shown.
     """
 
     game_id: str
@@ -29,15 +32,28 @@ class Envelope(msgspec.Struct, frozen=True, kw_only=True):
     command: dict[str, Any] | None = None
     at: str = ""
     prev_hash: str = GENESIS
+    nonce: str = ""
     hash: str = ""
 
 
 def content_hash(envelope: Envelope) -> str:
-    """sha256 of the canonical JSON (sorted keys, no spaces) of every field but `hash` itself."""
+    """sha256 of the canonical JSON (sorted keys, no spaces) of every field but `hash` itself.
+
+    Events sealed before nonces existed have none, and their hash never covered one."""
     fields = msgspec.to_builtins(envelope)
     fields.pop("hash", None)
+    if not fields.get("nonce"):
+        fields.pop("nonce", None)
     canonical = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+NONCE_BYTES = 16
+"""128 bits: far beyond enumeration."""
+
+
+def new_nonce() -> str:
+    return secrets.token_urlsafe(NONCE_BYTES)
 
 
 def sealed(envelope: Envelope) -> Envelope:

@@ -21,6 +21,8 @@ def viewer_of(table: Table[Any], seat: int | None) -> Viewer:
 def feed_item(ruleset: Ruleset[Any], table: Table[Any], envelope: Envelope, seat: int | None) -> dict[str, Any]:
     """One event of the log as the caller may see it, given the game as it stands."""
     viewer = viewer_of(table, seat)
+    payload = envelope.payload if viewer == EVERYONE else tables.event_view(ruleset, event_of(envelope), viewer)
+    sees_command = viewer == EVERYONE or (seat is not None and seat == envelope.seat)
     item: dict[str, Any] = {
         "game_id": envelope.game_id,
         "version": envelope.version,
@@ -29,12 +31,16 @@ def feed_item(ruleset: Ruleset[Any], table: Table[Any], envelope: Envelope, seat
         "seat": envelope.seat,
         "at": envelope.at,
         # Everyone sees the stored payload verbatim, so an exported log's hashes check out.
-        "payload": envelope.payload if viewer == EVERYONE else tables.event_view(ruleset, event_of(envelope), viewer),
+        "payload": payload,
         "prev_hash": envelope.prev_hash,
         "hash": envelope.hash,
     }
-    if viewer == EVERYONE or (seat is not None and seat == envelope.seat):
+    if sees_command:
         item["command_id"] = envelope.command_id
         if envelope.command is not None:
             item["command"] = envelope.command
+    # The nonce goes only to those who see the whole event: to anyone else, the hash over a hidden card
+    # or choice is not a guess they can check.
+    if envelope.nonce and payload == envelope.payload and (sees_command or envelope.command is None):
+        item["nonce"] = envelope.nonce
     return item

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import random
+import secrets
 import time
 from collections.abc import Callable
 from datetime import datetime
@@ -20,6 +21,12 @@ from service.games import Caller, Game, Games
 from service.scheduler import Scheduler
 
 log = logging.getLogger(__name__)
+
+
+def secret_rng() -> random.Random:
+    """A generator for a choice made for a seat, seeded from the system's secret entropy: a bot's card,
+    bullet or aim must not be something a player could recompute from what the game shows."""
+    return random.Random(secrets.randbits(256))
 
 
 def choose(bot: Bot, view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
@@ -54,7 +61,7 @@ class House:
             return "not awaited"
         bot = game.ruleset.bots.get(table.seats[seat].bot, random_bot)
         view = tables.view(game.ruleset, table, seat)  # what the seat may see, and nothing more
-        move = choose(bot, view, random.Random(f"bot:{game_id}:{version}:{seat}"))
+        move = choose(bot, view, secret_rng())
         return self._move(game_id, Caller(seat=seat, by="bot"), move, f"bot-{version}-{seat}", version)
 
     def expire(self, game_id: str, wait_since: int) -> str:
@@ -73,7 +80,7 @@ class House:
             if current.table.wait_since != wait_since or seat not in current.ruleset.awaiting(current.table.rules):
                 continue
             view = tables.view(current.ruleset, current.table, seat)
-            move = random_bot(view, random.Random(f"deadline:{game_id}:{wait_since}:{seat}"))
+            move = random_bot(view, secret_rng())
             caller = Caller(seat=seat, by="deadline")
             played += self._move(game_id, caller, move, f"deadline-{wait_since}-{seat}", None) == "moved"
         return f"played for {played} seats"

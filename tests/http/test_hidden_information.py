@@ -39,8 +39,8 @@ def public_view(view: dict[str, Any]) -> dict[str, Any]:
 
 
 def public_feed(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The feed without what is random per event (time, hashes, command ids) or per game (id, commitment)."""
-    dropped = ("at", "hash", "prev_hash", "command_id", *PER_GAME)
+    """The feed without what is random per event (time, hashes, nonces, command ids) or per game (id, commitment)."""
+    dropped = ("at", "hash", "prev_hash", "nonce", "command_id", *PER_GAME)
     feed = []
     for event in events:
         payload = {k: v for k, v in event["payload"].items() if k not in PER_GAME}
