@@ -33,6 +33,10 @@ class IllegalMoveError(RuleError):
     """A move (or join, or timeout) the rules refuse now."""
 
 
+class MoveFormatError(RuleError):
+    """A body that is no move of the game: an unknown type, an unknown field, a field of the wrong type."""
+
+
 class Event(msgspec.Struct, frozen=True, kw_only=True):
     """A fact. Subclasses set a stable `type` name and a `schema_version`.
 
@@ -68,6 +72,11 @@ class Option:
     minimum: int | None = None
     maximum: int | None = None
     names_a_seat: bool = False
+
+    def __post_init__(self) -> None:
+        # An unbounded number is a crash waiting to happen (a deadline of 1e41 seconds overflows a clock).
+        if self.kind is int and not self.names_a_seat and (self.minimum is None or self.maximum is None):
+            raise ValueError("an integer option needs a minimum and a maximum")
 
 
 class Result(msgspec.Struct, frozen=True, kw_only=True):
@@ -186,3 +195,22 @@ class Ruleset(Generic[S]):
     def move_type(self, name: str) -> type[Move] | None:
         """The move class whose `type` tag is `name`."""
         return next((m for m in self.moves if m.__struct_config__.tag == name), None)
+
+    def parse_move(self, body: Mapping[str, Any], strict: bool = True) -> Move:
+        """The move a body names; MoveFormatError if it names none. `strict` refuses fields the move does
+        not take, so nothing unasked-for reaches the permanent log (a log written before that was enforced
+        is still read with `strict=False`)."""
+        move_type = self.move_type(str(body.get("type")))
+        if move_type is None:
+            names = ", ".join(str(m.__struct_config__.tag) for m in self.moves)
+            raise MoveFormatError(
+                "invalid_request", f"unknown move type {body.get('type')!r}; {self.id} takes: {names}"
+            )
+        unknown = sorted(set(body) - {"type", *move_type.__struct_fields__})
+        if strict and unknown:
+            takes = ", ".join(move_type.__struct_fields__) or "no other field"
+            raise MoveFormatError("unknown_field", f"{body['type']!r} takes no field {unknown[0]!r}; it takes: {takes}")
+        try:
+            return msgspec.convert(body, move_type)
+        except msgspec.ValidationError as error:
+            raise MoveFormatError("invalid_request", f"invalid move: {error}") from None

@@ -11,10 +11,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-import msgspec
-
 from games import table as tables
-from games.base import Result, Ruleset
+from games.base import MoveFormatError, Result, Ruleset
 from games.bots import random_bot
 
 
@@ -48,10 +46,10 @@ def play_out(ruleset: Ruleset[Any], seat_kinds: Sequence[str], seed: int) -> tab
             if table.status is tables.Status.FINISHED or seat not in ruleset.awaiting(table.rules):
                 continue  # an earlier move this pass ended the wait (or the game)
             body = bots[seat](tables.view(ruleset, table, seat), random.Random(f"{seed}:{table.version}:{seat}"))
-            move_type = ruleset.move_type(body["type"])
-            if move_type is None:
-                raise SelfPlayError(f"bot {seat_kinds[seat]!r} answered an unknown move type {body['type']!r}")
-            move = msgspec.convert(body, move_type)
+            try:
+                move = ruleset.parse_move(body)
+            except MoveFormatError as error:
+                raise SelfPlayError(f"bot {seat_kinds[seat]!r} answered no move: {error.detail}") from None
             for event in tables.play(ruleset, table, seat, move):
                 table = tables.evolve(ruleset, table, event)
     return table

@@ -94,6 +94,13 @@ def seed_commitment(seed: int, salt: str) -> str:
     return hashlib.sha256(f"{seed}:{salt}".encode()).hexdigest()
 
 
+def randomness(table: Table[Any]) -> str:
+    """`secret`: the service drew the seed and keeps it behind a random salt until the end. `public`: the
+    creator gave the seed, unsalted so that it reproduces the game, and whoever knows or guesses it can
+    compute every shuffle and roll."""
+    return "secret" if table.salt else "public"
+
+
 def rng_at(table: Table[Any]) -> random.Random:
     """The generator for the decision taken at the table's current version: seeded, never global."""
     return random.Random(f"{table.seed}:{table.salt}:{table.version}")
@@ -136,7 +143,9 @@ def create(
 
 
 TABLE_OPTIONS: dict[str, Option] = {
-    "move_deadline_s": Option(int, None, "seconds a seat has to move before a bot moves for it", minimum=1),
+    "move_deadline_s": Option(
+        int, None, "seconds a seat has to move before a bot moves for it", minimum=1, maximum=7 * 24 * 3600
+    ),
 }
 """Options every game takes, because the table, not the game, keeps them."""
 
@@ -163,7 +172,7 @@ def resolve_options(ruleset: Ruleset[Any], options: Mapping[str, Any], seats: in
             maximum = seats - 1 if spec.names_a_seat else spec.maximum
             minimum = 0 if spec.names_a_seat else spec.minimum
             if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
-                raise SetupError("invalid_option", f"option {name!r} is out of range")
+                raise SetupError("invalid_option", f"option {name!r} must be from {minimum} to {maximum}")
         resolved[name] = value
     return resolved
 
@@ -281,6 +290,7 @@ def view(ruleset: Ruleset[Any], table: Table[Any], viewer: Viewer) -> dict[str, 
         "options": table.options,
         "seats": [{"seat": i, **msgspec.to_builtins(s), "open": s.is_open} for i, s in enumerate(table.seats)],
         "seed_commitment": table.seed_commitment,
+        "randomness": randomness(table),
         "awaiting": [
             {"seat": seat, "decision": decision}
             for seat, decision in sorted((ruleset.awaiting(table.rules) if started else {}).items())

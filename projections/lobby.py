@@ -64,10 +64,12 @@ class LobbyProjection:
     def page(self, status: str | None, ruleset: str | None, offset: int, limit: int) -> tuple[int, list[dict]]:
         """The total number of matching games and one page of them, newest first."""
         index = keys.lobby_index(status or "*", ruleset or "*")
-        total = self.redis.zcard(index)
+        total = int(self.redis.zcard(index))
+        if offset >= total:
+            return total, []  # past the end (an offset that large would not even fit Redis's integers)
         ids = self.redis.zrevrange(index, offset, offset + limit - 1)
         raw = self.redis.mget([keys.lobby_game(i.decode()) for i in ids]) if ids else []
-        return int(total), [msgspec.json.decode(r) for r in raw if r is not None]
+        return total, [msgspec.json.decode(r) for r in raw if r is not None]
 
     def active(self) -> list[str]:
         """Every game the house may have to act on, oldest first."""

@@ -7,12 +7,11 @@ from typing import Any
 import msgspec
 from flask import Flask, request
 from flask_limiter import Limiter
-from werkzeug.exceptions import BadRequest
 
 from events.store import EventStore
 from games.registry import RULESETS
 from projections import Projections
-from service.api import BLUEPRINTS
+from service.api import BLUEPRINTS, parsing
 from service.api.problems import ProblemApi
 from service.config import Config
 from service.games import Games
@@ -42,12 +41,6 @@ def caller_key() -> str:
     return request.remote_addr or "anonymous"
 
 
-def require_json_body() -> None:
-    """A POST's body must be JSON: an empty body, another media type or broken JSON is a 400."""
-    if request.method == "POST" and request.get_json(silent=True) is None:
-        raise BadRequest("the request body is not valid JSON")
-
-
 def document_moves(api: ProblemApi) -> None:
     """Each game contributes the JSON Schema of its moves to the OpenAPI document."""
     for ruleset in RULESETS.values():
@@ -67,10 +60,10 @@ def create_app(config: Config | None = None, **overrides: Any) -> Flask:
     app.extensions["syndicate.reads"] = Reads(games)
     limiter = Limiter(caller_key, app=app, application_limits=[config.rate_limit], key_prefix="syndicate:rate")
     api = ProblemApi(app)
+    parsing.install(app, api)
     app.extensions["syndicate.api"] = api
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
     document_moves(api)
     limiter.exempt(app.view_functions["health.Health"])
-    app.before_request(require_json_body)
     return app

@@ -19,11 +19,10 @@ import msgspec
 from events.envelope import GENESIS, Envelope, content_hash
 from events.registry import to_payload
 from games import table as tables
-from games.base import SPECTATOR, Event, IllegalMoveError, Ruleset
+from games.base import SPECTATOR, Event, RuleError, Ruleset
 from games.registry import RULESETS
-from games.table import GameCreated, SetupError, Table
+from games.table import GameCreated, Table
 from projections.replay import event_of
-from service.moves import parse_move
 
 
 @dataclass
@@ -89,7 +88,7 @@ def check_decisions(report: Report, envelopes: Sequence[Envelope]) -> None:
             if ruleset is None:
                 ruleset = RULESETS[batch[0].payload["ruleset"]]
             decided = redecide(ruleset, table, batch[0], recorded[0])
-        except (IllegalMoveError, SetupError, KeyError, TypeError, ValueError, msgspec.ValidationError) as error:
+        except (RuleError, KeyError, TypeError, ValueError, msgspec.ValidationError) as error:
             report.problem(first, "decision", f"the recorded command cannot be replayed: {type(error).__name__}")
             return
         if [to_payload(e) for e in decided] != [to_payload(e) for e in recorded]:
@@ -119,7 +118,7 @@ def redecide(ruleset: Ruleset[Any], table: Table[Any] | None, first: Envelope, e
     if name == "join":
         return tables.join(ruleset, table, command["player"])
     if name == "move":
-        return tables.play(ruleset, table, command["seat"], parse_move(ruleset, command["move"]))
+        return tables.play(ruleset, table, command["seat"], ruleset.parse_move(command["move"], strict=False))
     if name == "timeout":
         return tables.timeout(ruleset, table, command["wait_since"]) or []
     if name == "tally":

@@ -37,3 +37,11 @@ class VersionMismatchError(ProblemError):
 
 class ConflictError(ProblemError):
     status, code, title = 409, "conflict", "Not possible now"
+
+
+class MalformedJSONError(ProblemError):
+    status, code, title = 400, "malformed_json", "The request body is not valid JSON"
+
+
+class UnsupportedMediaTypeError(ProblemError):
+    status, code, title = 415, "unsupported_media_type", "The request body is not JSON"

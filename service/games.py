@@ -18,7 +18,7 @@ from typing import Any
 import msgspec
 
 from events import keys
-from events.envelope import GENESIS, Envelope, sealed
+from events.envelope import GENESIS, Envelope, new_nonce, sealed
 from events.registry import to_payload
 from events.store import DuplicateRequestError, EventStore, Idempotency, StaleVersionError
 from games import table as tables
@@ -36,7 +36,6 @@ from service.errors import (
     VersionMismatchError,
 )
 from service.feed import feed_item
-from service.moves import parse_move
 from service.scheduler import Scheduler
 
 GAME_ID = re.compile(r"[0-9a-f]{16}")
@@ -176,13 +175,14 @@ class Games:
                 # Decided again only within the same wait: never carried into a round the caller has not seen.
                 raise ConflictError("the game moved on before this move landed; look again", code="game_moved_on")
             wait = game.table.wait_since
-            move = parse_move(game.ruleset, body)
+            move = game.ruleset.parse_move(body)
             if if_match is not None and if_match != game.table.version:
                 raise VersionMismatchError(
                     f"If-Match names version {if_match}; the game is at version {game.table.version}"
                 )
             events = tables.play(game.ruleset, game.table, seat, move)
-            command = {"name": "move", "seat": seat, "move": body, **({"by": caller.by} if caller.by else {})}
+            parsed = msgspec.to_builtins(move)  # the move as the rules read it, not the raw body
+            command = {"name": "move", "seat": seat, "move": parsed, **({"by": caller.by} if caller.by else {})}
             envelopes, after = self._seal(game.ruleset, game.table, game.head_hash, events, seat, command)
             answer = {
                 "version": after.table.version,
@@ -266,6 +266,7 @@ class Games:
                     command=command if i == 0 else None,
                     at=self.clock(),
                     prev_hash=envelopes[-1].hash if envelopes else head_hash,
+                    nonce=new_nonce(),
                 )
             )
             envelopes.append(envelope)

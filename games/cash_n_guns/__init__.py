@@ -74,6 +74,6 @@ RULESET = Ruleset(
         "first_godfather": Option(
             int, None, "the seat that holds the Godfather's desk first (drawn at random if unset)", names_a_seat=True
         ),
-        "aim_window_s": Option(int, 15, "seconds the hold-up window stays open", minimum=1),
+        "aim_window_s": Option(int, 15, "seconds the hold-up window stays open", minimum=1, maximum=3600),
     },
 )

@@ -6,11 +6,11 @@ from typing import Any
 
 from flask import current_app, url_for
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from flask_smorest.pagination import PaginationParameters
 
 from service.api import schemas
 from service.api.auth import bearer_token
+from service.api.parsing import INTEGER, Blueprint
 from service.errors import InvalidTokenError, VersionMismatchError
 from service.games import Caller, Game, Games
 
@@ -111,6 +111,6 @@ def parse_if_match(header: str | None) -> int | None:
     value = (header or "*").strip().removeprefix("W/").strip('"')
     if value == "*":
         return None
-    if not value.isdigit():
+    if not INTEGER.fullmatch(value):
         raise VersionMismatchError('If-Match must name a version, like "5"')
     return int(value)

@@ -7,9 +7,9 @@ from typing import Any
 import redis
 from flask import current_app
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from service.api import schemas
+from service.api.parsing import Blueprint
 
 blp = Blueprint("health", __name__, url_prefix="/healthz", description="Health")
 

@@ -8,7 +8,6 @@ from typing import Any
 
 from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from events import keys
 from events.envelope import Envelope, decode
@@ -16,6 +15,7 @@ from games.table import Status
 from projections.replay import fold
 from service.api import schemas
 from service.api.auth import bearer_token
+from service.api.parsing import Blueprint, header_integer
 from service.feed import feed_item
 from service.games import Game, Games
 from service.reads import Reads
@@ -81,8 +81,8 @@ class EventStream(MethodView):
         """The log live, as Server-Sent Events; resumes after `Last-Event-ID`"""
         game = games().load(game_id)
         seat = games().seat_of(game, bearer_token())
-        last = request.headers.get("Last-Event-ID", "")
-        after = int(last) if last.isdigit() else query.get("after", 0)
+        last = request.headers.get("Last-Event-ID")
+        after = header_integer("Last-Event-ID", last) if last is not None else query.get("after", 0)
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         body = stream_with_context(live(games(), game_id, seat, after))
         return Response(body, mimetype="text/event-stream", headers=headers)
@@ -120,7 +120,7 @@ def sse(game: Game, envelope: Envelope, seat: int | None) -> str:
     return f"id: {envelope.version}\nevent: {envelope.type}\ndata: {data}\n\n"
 
 
-@blp.route("/<game_id>/states/<int:version>")
+@blp.route("/<game_id>/states/<version:version>")
 class StateAtVersion(MethodView):
     @blp.response(200, schemas.GameSchema)
     @blp.alt_response(401, response="UNAUTHORIZED")

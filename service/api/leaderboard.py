@@ -6,11 +6,11 @@ from typing import Any
 
 from flask import current_app
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from games.registry import RULESETS
 from games.table import SetupError
 from service.api import schemas
+from service.api.parsing import Blueprint
 
 blp = Blueprint("leaderboard", __name__, url_prefix="/v1/leaderboard", description="Standings across games")
 

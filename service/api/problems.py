@@ -8,7 +8,7 @@ from flask import Response, json
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
-from games.base import IllegalMoveError
+from games.base import IllegalMoveError, MoveFormatError
 from games.table import SetupError
 from service.api.schemas import ProblemSchema
 from service.errors import ProblemError
@@ -19,6 +19,7 @@ HTTP_CODES = {
     404: "not_found",
     405: "method_not_allowed",
     412: "version_mismatch",
+    413: "payload_too_large",
     415: "unsupported_media_type",
     422: "invalid_request",
     429: "rate_limited",
@@ -48,6 +49,7 @@ class ProblemApi(Api):
         super()._register_error_handlers()
         self._app.register_error_handler(ProblemError, self.handle_problem)
         self._app.register_error_handler(IllegalMoveError, self.handle_illegal_move)
+        self._app.register_error_handler(MoveFormatError, self.handle_move_format)
         self._app.register_error_handler(SetupError, self.handle_setup_error)
 
     def handle_http_exception(self, error: HTTPException) -> Response:  # type: ignore[override]
@@ -71,6 +73,10 @@ class ProblemApi(Api):
     @staticmethod
     def handle_illegal_move(error: IllegalMoveError) -> Response:
         return problem(409, error.code, "Move not allowed", error.detail)
+
+    @staticmethod
+    def handle_move_format(error: MoveFormatError) -> Response:
+        return problem(422, error.code, "Not a move of this game", error.detail)
 
     @staticmethod
     def handle_setup_error(error: SetupError) -> Response:

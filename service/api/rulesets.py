@@ -6,12 +6,12 @@ from typing import Any
 
 import msgspec
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from games.base import Ruleset
 from games.registry import RULESETS
 from games.table import options_of
 from service.api import schemas
+from service.api.parsing import Blueprint
 
 blp = Blueprint("rulesets", __name__, url_prefix="/v1/rulesets", description="The games offered")
 

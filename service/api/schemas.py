@@ -4,11 +4,28 @@ from __future__ import annotations
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
+from games.registry import RULESETS
+from service.api.parsing import MAX_INT
+
 BOTS = ("random", "smart")
+BOT_PREFIX = "bot:"
+"""How the leaderboard names a bot (`bot:smart`): no player may take such a name."""
+
+
+def check_name(name: str) -> None:
+    if name != name.strip() or any(not c.isprintable() for c in name):
+        raise ValidationError("a name has no control characters and no leading or trailing spaces")
+    if name.casefold().startswith(BOT_PREFIX):
+        raise ValidationError(f"a name may not start with {BOT_PREFIX!r}: that is how bots are named")
+
+
+def player_name(required: bool = False, **metadata: object) -> fields.String:
+    """A human player's name: 1 to 40 printable characters, never a bot's."""
+    return fields.String(required=required, validate=[validate.Length(1, 40), check_name], metadata=metadata)
 
 
 class SeatSpecSchema(Schema):
-    name = fields.String(validate=validate.Length(1, 40), metadata={"description": "a human seat's player"})
+    name = player_name(description="a human seat's player")
     bot = fields.String(validate=validate.OneOf(BOTS), metadata={"description": "a bot seat"})
     open = fields.Boolean(metadata={"description": "a seat that someone joins later"})
 
@@ -37,7 +54,7 @@ class SeatSchema(Schema):
 
 class LobbyQuerySchema(Schema):
     status = fields.String(validate=validate.OneOf(["waiting", "in_progress", "finished"]))
-    ruleset = fields.String()
+    ruleset = fields.String(validate=validate.OneOf(sorted(RULESETS)))
 
 
 class LobbyEntrySchema(Schema):
@@ -68,7 +85,7 @@ class LeaderboardSchema(Schema):
 
 
 class JoinSchema(Schema):
-    name = fields.String(required=True, validate=validate.Length(1, 40))
+    name = player_name(required=True)
 
 
 class MoveSchema(Schema):
@@ -96,7 +113,7 @@ class MoveHeadersSchema(Schema):
 
 
 class EventsQuerySchema(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    after = fields.Integer(load_default=0, validate=validate.Range(0, MAX_INT))
     limit = fields.Integer(load_default=100, validate=validate.Range(1, 1000))
 
 
@@ -114,6 +131,14 @@ class GameSchema(Schema):
     options = fields.Dict()
     seats = fields.List(fields.Nested(SeatSchema))
     seed_commitment = fields.String(metadata={"description": 'sha256 of "<seed>:<salt>", both revealed at the end'})
+    randomness = fields.String(
+        validate=validate.OneOf(["secret", "public"]),
+        metadata={
+            "description": "`secret`: the service drew the seed and keeps it and its salt secret until the end. "
+            "`public`: the creator gave the seed; it reproduces the game, and whoever knows or guesses it can "
+            "compute every shuffle and roll (for tests and replays, not for games whose deal must stay secret)"
+        },
+    )
     seed = fields.Integer(metadata={"description": "revealed once the game is finished"})
     salt = fields.String(metadata={"description": "revealed once the game is finished"})
     awaiting = fields.List(fields.Nested(AwaitingSchema))
@@ -152,7 +177,13 @@ class EventSchema(Schema):
     at = fields.String()
     payload = fields.Dict()
     prev_hash = fields.String()
-    hash = fields.String()
+    hash = fields.String(metadata={"description": "sha256 of the event's canonical JSON without `hash`"})
+    nonce = fields.String(
+        metadata={
+            "description": "the event's secret, covered by its hash; shown only to those who see the whole event "
+            "(payload and command), and to everyone once the game is over"
+        }
+    )
     command_id = fields.String(metadata={"description": "shown to the command's author, and to all once finished"})
     command = fields.Dict(metadata={"description": "shown to the command's author, and to all once finished"})
 
@@ -171,7 +202,7 @@ class MoveResultSchema(Schema):
 
 
 class StreamQuerySchema(Schema):
-    after = fields.Integer(validate=validate.Range(min=0), metadata={"description": "or send Last-Event-ID"})
+    after = fields.Integer(validate=validate.Range(0, MAX_INT), metadata={"description": "or send Last-Event-ID"})
 
 
 class AuditSchema(Schema):

@@ -1,0 +1,114 @@
+"""What comes in: a body parsed once and strictly, and integers bounded before they reach Redis or a clock.
+
+A body is refused (400 `malformed_json`) if it is not JSON, not valid UTF-8, holds a lone surrogate, or
+nests deeper than any request needs; a body longer than MAX_BODY_BYTES is refused (413) before it is read.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import flask_smorest
+import msgspec
+from flask import Flask, request
+from flask.json.provider import DefaultJSONProvider
+from webargs import core
+from webargs.flaskparser import FlaskParser, is_json_request
+from werkzeug.routing import IntegerConverter
+
+from service.errors import InvalidRequestError, MalformedJSONError, UnsupportedMediaTypeError
+
+MAX_BODY_BYTES = 64 * 1024
+"""Far more than the largest request (a game of 12 seats with names and options)."""
+
+MAX_DEPTH = 16
+"""Nesting a request may have: a move is two deep, a new game three."""
+
+MAX_INT = 2**53 - 1
+"""The largest integer every JSON client reads exactly: versions, pages and ids stay far below it."""
+
+INTEGER = re.compile(r"[0-9]{1,15}")
+"""An integer in a header: ASCII digits only (not `²`), few enough to stay below MAX_INT."""
+
+
+def strict_loads(data: str | bytes) -> Any:
+    """The JSON value of a request body; MalformedJSONError for anything a parser could choke on."""
+    try:
+        value = msgspec.json.decode(data)
+    except (ValueError, RecursionError) as error:
+        # msgspec refuses invalid UTF-8 and lone surrogates, and stops at its own depth limit.
+        detail = "it nests too deeply" if isinstance(error, RecursionError) else str(error)
+        raise MalformedJSONError(f"the request body is not valid JSON: {detail}") from None
+    if not nests_within(value, MAX_DEPTH):
+        raise MalformedJSONError(f"the request body nests deeper than {MAX_DEPTH} levels")
+    return value
+
+
+def nests_within(value: Any, limit: int) -> bool:
+    """Whether no array or object in `value` lies deeper than `limit` levels (iteratively: no recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is None:
+            continue
+        if depth > limit:
+            return False
+        stack.extend((child, depth + 1) for child in children)
+    return True
+
+
+def header_integer(name: str, value: str) -> int:
+    """An integer header such as `Last-Event-ID`; InvalidRequestError when it is not one."""
+    if not INTEGER.fullmatch(value):
+        raise InvalidRequestError(f"{name} must be a whole number of at most 15 digits", code="invalid_header")
+    return int(value)
+
+
+class StrictJSONProvider(DefaultJSONProvider):
+    """Flask's JSON, reading with `strict_loads`: `request.get_json()` parses a body once, strictly."""
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        return strict_loads(s)
+
+
+class BodyParser(FlaskParser):
+    """webargs reads the body Flask already parsed, instead of parsing it a second time, leniently."""
+
+    def _raw_load_json(self, req: Any) -> Any:
+        if not is_json_request(req):
+            return core.missing
+        return req.get_json()
+
+
+class Blueprint(flask_smorest.Blueprint):
+    """flask-smorest's Blueprint, with our body parser."""
+
+    ARGUMENTS_PARSER = BodyParser()
+
+
+def require_json_body() -> None:
+    """A POST's body must be JSON, sent as `application/json` (else 415); empty, null or broken is a 400."""
+    if request.method != "POST":
+        return
+    if not request.is_json:
+        raise UnsupportedMediaTypeError("send the request body as JSON, with Content-Type: application/json")
+    if request.get_json() is None:
+        raise MalformedJSONError("the request body is not valid JSON: it is empty or null")
+
+
+class VersionConverter(IntegerConverter):
+    """A version in a path: ASCII digits, few enough to be a number (a longer one matches no route: 404)."""
+
+    regex = r"[0-9]{1,15}"
+
+
+def install(app: Flask, api: flask_smorest.Api) -> None:
+    """Make the app parse every body strictly, refuse oversized ones and bound versions in paths.
+    Call it before registering blueprints: their routes use the converter."""
+    app.json = StrictJSONProvider(app)
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
+    app.before_request(require_json_body)
+    app.url_map.converters["version"] = VersionConverter
+    api.register_converter(VersionConverter, lambda _: {"type": "integer", "minimum": 1, "maximum": 10**15 - 1})
