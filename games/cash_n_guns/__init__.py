@@ -38,7 +38,8 @@ log shows it) but then kept face down: the view shows each seat's loot to that s
 A lone survivor wins even with no loot. The diamond bonus needs at least one diamond card. A dead seat's loot
 stays recorded with it but is never scored or shared again; spent clips and first-aid kits stay with their
 taker, worth $0. Lateness in any other decision is settled by the table's
-`move_deadline_s` (a random bot decides).
+`move_deadline_s` (a random bot decides); each pick of the sharing is a decision of its own, with its own
+deadline, even when one standing seat makes every pick.
 """
 
 from games.base import Option, Ruleset
@@ -69,6 +70,7 @@ RULESET = Ruleset(
     result=rules.result,
     time_limit=rules.time_limit,
     timeout=rules.timeout,
+    renews_wait=rules.renews_wait,
     bots={"smart": smart_bot},
     options={
         "first_godfather": Option(
