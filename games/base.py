@@ -167,6 +167,13 @@ class Ruleset(Generic[S]):
       window), or None to use the table's `move_deadline_s` option, if any.
     - `timeout(state, rng)`: what being late means now, as events; None means "nothing special": a
       random bot then decides for each awaited seat.
+    - `renews_wait(before, after)`: whether `after` (the state one event later) owes a new decision that
+      `awaiting` cannot tell from the one `before` owed: the same seat owing the same kind of decision
+      again, e.g. a lone seat's next pick. By default never: see `games.table.waits_anew`.
+
+    A wait is what a deadline counts from. The table starts a new one when the game awaits a (seat,
+    decision) it did not await before, so a simultaneous round stays one wait while its seats decide
+    one by one; `renews_wait` tells it of the new decisions that set cannot show.
     """
 
     id: str
@@ -191,6 +198,7 @@ class Ruleset(Generic[S]):
     bots: Mapping[str, Callable[[dict[str, Any], random.Random], dict[str, Any]]] = field(default_factory=dict)
     time_limit: Callable[[S], int | None] = lambda state: None
     timeout: Callable[[S, random.Random], list[Event] | None] = lambda state, rng: None
+    renews_wait: Callable[[S, S], bool] = lambda before, after: False
 
     def move_type(self, name: str) -> type[Move] | None:
         """The move class whose `type` tag is `name`."""

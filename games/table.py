@@ -256,10 +256,20 @@ def evolve(ruleset: Ruleset[S], table: Table[S] | None, event: Event) -> Table[S
         return msgspec.structs.replace(table, tallied=True, version=version)
     rules = ruleset.evolve(table.rules, event)
     status = Status.FINISHED if ruleset.is_over(rules) else table.status
-    before = ruleset.awaiting(table.rules).items()
-    waits_anew = not ruleset.awaiting(rules).items() <= before
-    wait_since = version if waits_anew else table.wait_since
+    wait_since = version if waits_anew(ruleset, table.rules, rules) else table.wait_since
     return msgspec.structs.replace(table, rules=rules, status=status, version=version, wait_since=wait_since)
+
+
+def waits_anew(ruleset: Ruleset[S], before: S, after: S) -> bool:
+    """Whether the game, one event after `before`, begins a new wait: the one deadlines count from.
+
+    It does when it awaits a (seat, decision) that `before` did not: a new phase, the next seat in turn.
+    A seat deciding in a simultaneous round leaves the others awaited on what they already owed, a subset:
+    their wait goes on. Where the same seat owes the same kind of decision again (each pick of a lone
+    sharer), only the game can tell it is a new one: it says so in `Ruleset.renews_wait`. Nothing awaited,
+    no wait."""
+    owed, owed_before = ruleset.awaiting(after), ruleset.awaiting(before)
+    return bool(owed) and (not owed.items() <= owed_before.items() or ruleset.renews_wait(before, after))
 
 
 def event_view(ruleset: Ruleset[Any], event: Event, viewer: Viewer) -> dict[str, Any]:

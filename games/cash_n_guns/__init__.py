@@ -35,10 +35,12 @@ Where the rules are silent: the Godfather may not order himself ("another player
 per window and may not change its mind; the sharing ends once the loot cards are gone even if the token is
 still there, and the sitting Godfather may take the token; a loot card is seen by all when taken (the event
 log shows it) but then kept face down: the view shows each seat's loot to that seat only, others see a count.
-A lone survivor wins even with no loot. The diamond bonus needs at least one diamond card. A dead seat's loot
-stays recorded with it but is never scored or shared again; spent clips and first-aid kits stay with their
-taker, worth $0. Lateness in any other decision is settled by the table's
-`move_deadline_s` (a random bot decides).
+A lone survivor wins even with no loot, and scores only what it holds: no diamond bonus, a contest among
+several living seats. Loot on the table when the game ends at once is not shared: it leaves the game, lost.
+The diamond bonus needs at least one diamond card. A dead seat's loot stays recorded with it but is never
+scored or shared again; spent clips and first-aid kits stay with their taker, worth $0. Lateness in any other
+decision is settled by the table's `move_deadline_s` (a random bot decides); each pick of the sharing is a
+decision of its own, with its own deadline, even when one standing seat makes every pick.
 """
 
 from games.base import Option, Ruleset
@@ -69,6 +71,7 @@ RULESET = Ruleset(
     result=rules.result,
     time_limit=rules.time_limit,
     timeout=rules.timeout,
+    renews_wait=rules.renews_wait,
     bots={"smart": smart_bot},
     options={
         "first_godfather": Option(

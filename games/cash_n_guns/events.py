@@ -189,7 +189,7 @@ class TurnEnded(Event, frozen=True):
 
 
 class GameEnded(Event, frozen=True):
-    """The end: `eighth_turn`, `one_survivor` or `no_survivor`."""
+    """The end: `eighth_turn`, `one_survivor` or `no_survivor`. Loot still on the table is lost, unshared."""
 
     type = "cash_n_guns.game_ended"
     reason: str

@@ -79,15 +79,18 @@ def diamond_bonus_seat(loots: Sequence[Sequence[str]], alive: Sequence[bool]) ->
 
 
 def tally(loots: Sequence[Sequence[str]], alive: Sequence[bool], wounds: Sequence[int], ended: str) -> Result:
-    """Only the living may win: by score, then by most wounds; a lone survivor wins outright."""
-    bonus_seat = diamond_bonus_seat(loots, alive)
+    """Only the living may win: by score, then by most wounds.
+
+    A lone survivor wins outright and scores what it holds: the diamond bonus is a contest among several
+    living seats, so with one seat alive nobody gets it."""
+    survivors = [s for s in range(len(loots)) if alive[s]]
+    bonus_seat = diamond_bonus_seat(loots, alive) if len(survivors) > 1 else None
     seats: list[dict[str, Any]] = []
     for s, loot in enumerate(loots):
         worth = breakdown(loot) if alive[s] else dict.fromkeys(breakdown(()), 0)
         bonus = DIAMOND_BONUS if s == bonus_seat else 0
         total = worth["banknotes"] + worth["diamonds"] + worth["paintings"] + bonus
         seats.append({"seat": s, "alive": alive[s], "wounds": wounds[s], **worth, "bonus": bonus, "total": total})
-    survivors = [s for s in range(len(loots)) if alive[s]]
     details = {
         "seats": seats,
         "diamond_bonus": bonus_seat,

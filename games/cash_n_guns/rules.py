@@ -64,6 +64,17 @@ def time_limit(state: State) -> int | None:
     return state.aim_window_s if state.phase is Phase.AIM else None
 
 
+def renews_wait(before: State, after: State) -> bool:
+    """Each pick of the sharing is a decision of its own, with its own deadline: after a pick the next one
+    is owed anew, even by the same seat (a lone standing seat picks again and again)."""
+    return after.phase is Phase.SHARING and after.sharer is not None and _picks_left(after) != _picks_left(before)
+
+
+def _picks_left(state: State) -> tuple[int, bool]:
+    """What the sharing still offers: the loot cards on the table, and whether the token is still there."""
+    return len(state.table_loot), state.token_available
+
+
 def timeout(state: State, rng: random.Random) -> list[Event] | None:
     """A closed window: a seat that has not aimed aims at nobody. Elsewhere lateness means nothing special."""
     if state.phase is not Phase.AIM:

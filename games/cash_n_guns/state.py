@@ -55,6 +55,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     piles: tuple[tuple[str, ...], ...] = ()
     table_loot: tuple[str, ...] = ()
     lost: tuple[str, ...] = ()
+    """Loot out of the game for good: left untaken after the 8th turn, or on the table when the game ended."""
     godfather: int = 0
     turn: int = 0
     phase: Phase = Phase.BETWEEN_TURNS
@@ -201,6 +202,19 @@ def _turn_ended(state: State, event: ev.TurnEnded) -> State:
     )
 
 
+def _game_ended(state: State, event: ev.GameEnded) -> State:
+    """Loot still on the table (the game ended at once, before a sharing) leaves the game, unshared."""
+    return msgspec.structs.replace(
+        state,
+        phase=Phase.OVER,
+        ended=event.reason,
+        sharer=None,
+        ordered=None,
+        table_loot=(),
+        lost=(*state.lost, *state.table_loot),
+    )
+
+
 _replace = msgspec.structs.replace
 EVOLVERS: dict[type[Event], Callable[[State, Any], State]] = {
     ev.LootDealt: lambda s, e: _replace(s, piles=e.piles),
@@ -219,7 +233,7 @@ EVOLVERS: dict[type[Event], Callable[[State, Any], State]] = {
     ev.LootTaken: _took_loot,
     ev.TokenTaken: lambda s, e: _passed_on(_replace(s, token_available=False, token_taker=e.seat), e.seat),
     ev.TurnEnded: _turn_ended,
-    ev.GameEnded: lambda s, e: _replace(s, phase=Phase.OVER, ended=e.reason, sharer=None, ordered=None),
+    ev.GameEnded: _game_ended,
 }
 """How each fact changes the state, by event type."""
 

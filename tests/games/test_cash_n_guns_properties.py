@@ -145,6 +145,7 @@ def test_the_game_always_ends_for_the_reason_its_survivors_give(game: Game) -> N
     assert (state.turn == 8) if expected == "eighth_turn" else (state.turn <= 8)
     assert [e.turn for e in game.events if isinstance(e, LootRevealed)] == list(range(1, state.turn + 1))
     assert RULESET.awaiting(state) == {}
+    assert state.table_loot == ()  # whatever was left on the table left the game
 
 
 @games_settings
@@ -163,6 +164,7 @@ def test_only_the_living_rank_and_the_winners_have_the_best_score_then_wounds(ga
         assert result.scores[s] == expected
     if len(living) <= 1:
         assert result.winners == tuple(living)
+        assert bonus is None  # a lone survivor scores only what it holds
     else:
         best = max((result.scores[s], state.gangsters[s].wounds) for s in living)
         assert result.winners == tuple(s for s in living if (result.scores[s], state.gangsters[s].wounds) == best)

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import msgspec
 import pytest
 
+from games.base import EVERYONE, Event
 from games.cash_n_guns import RULESET
 from games.cash_n_guns.events import GameEnded, LootRevealed, LootTaken, ShotsResolved
 from games.cash_n_guns.loot import DECK, breakdown, loot_value
 from games.cash_n_guns.state import Gangster, Phase, State, initial_state
-from games.table import Status
-from tests.games.cng_helpers import new_game, of_type, turn
+from games.table import Status, Table, view
+from tests.games.cng_helpers import new_game, of_type, stacked, turn
 
 BANG_RING = {1: 2, 2: 3, 3: 1}
 """Seats 1, 2 and 3 shoot one another in a ring; seat 0 aims at nobody."""
@@ -71,6 +73,66 @@ def test_a_lone_survivor_wins_outright_and_the_game_ends_at_once() -> None:
     assert result.ranks == (1, None, None, None)
     assert result.details["lone_survivor"] == 0
     assert result.scores == (0, 0, 0, 0)  # it wins with nothing at all
+
+
+SURVIVORS_LOOT = (
+    *("diamond-1000-1", "diamond-1000-2", "diamond-5000-1", "painting-01", "painting-02"),
+    *("cash-20000-01", "cash-10000-01", "cash-10000-02"),
+    *(f"cash-5000-{n:02d}" for n in range(1, 9)),
+)
+"""The first two piles, all taken by seat 0: $80,000 in banknotes, $7,000 in 3 diamonds, 2 paintings."""
+LEFT_ON_THE_TABLE = (
+    *("diamond-10000-1", "diamond-5000-2", "painting-03", "painting-04", "painting-05"),
+    *("cash-20000-02", "cash-20000-03", "cash-20000-04"),
+)
+"""The third pile: revealed in the turn the others die, never shared."""
+
+
+def lone_survivor_with_diamonds() -> tuple[Table[Any], list[Event]]:
+    """Seat 0 takes the first two piles while the others wound one another, then they kill one another."""
+    table = new_game(4, godfather=0, piles=stacked(*SURVIVORS_LOOT, *LEFT_ON_THE_TABLE))
+    for _ in range(2):
+        table, _ = turn(table, aims=BANG_RING, loads=dict.fromkeys(BANG_RING, "bang"))
+    return turn(table, aims=BANG_RING, loads=dict.fromkeys(BANG_RING, "bang"))
+
+
+def test_a_lone_survivor_holding_diamonds_scores_exactly_its_holdings_without_the_bonus() -> None:
+    table, _ = lone_survivor_with_diamonds()
+
+    assert sorted(table.rules.gangsters[0].loot) == sorted(SURVIVORS_LOOT)
+    result = RULESET.result(table.rules)
+    assert result.winners == (0,)
+    assert result.scores == (80_000 + 7_000 + 12_000, 0, 0, 0)
+    assert result.details["lone_survivor"] == 0
+    assert result.details["diamond_bonus"] is None
+    seat = result.details["seats"][0]
+    assert (seat["banknotes"], seat["diamonds"], seat["paintings"], seat["bonus"]) == (80_000, 7_000, 12_000, 0)
+    assert seat["total"] == result.scores[0]
+
+
+def test_the_loot_on_the_table_when_the_game_ends_at_once_leaves_the_game_unshared_and_unscored() -> None:
+    table, events = lone_survivor_with_diamonds()
+
+    assert events[-1] == GameEnded(reason="one_survivor")
+    assert of_type(events, LootTaken) == []  # the turn's loot is not shared
+    assert table.rules.table_loot == ()
+    assert set(LEFT_ON_THE_TABLE) <= set(table.rules.lost)
+    body = view(RULESET, table, EVERYONE)["state"]
+    assert body["table_loot"] == []
+    assert set(LEFT_ON_THE_TABLE) <= set(body["lost_loot"])
+    assert not set(LEFT_ON_THE_TABLE) & {card for g in table.rules.gangsters for card in g.loot}
+    assert sum(RULESET.result(table.rules).scores) == loot_value(SURVIVORS_LOOT)
+
+
+def test_a_lone_survivor_is_not_scored_the_bonus_even_with_the_most_diamond_cards() -> None:
+    state = ended({0: ["diamond-1000-1", "cash-5000-01"], 1: ["diamond-5000-1", "diamond-5000-2"]}, dead=[1, 2, 3])
+
+    result = RULESET.result(state)
+    assert result.scores == (6000, 0, 0, 0)
+    assert result.details["diamond_bonus"] is None
+    assert result.details["seats"][0]["bonus"] == 0
+    assert result.details["seats"][0]["total"] == 6000
+    assert result.winners == (0,)
 
 
 def test_when_nobody_survives_nobody_wins() -> None:

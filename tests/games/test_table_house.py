@@ -27,6 +27,19 @@ def test_a_wait_begins_when_a_new_decision_is_owed_not_when_part_of_it_is_made()
     assert table.wait_since > round_one and table.wait_since == table.version - (len(events) - 2)
 
 
+def test_in_twelve_gangsters_a_second_seats_play_does_not_restart_the_wait() -> None:
+    table = given(RULESET, created(RULESET, seats=4, options={"first_boss": 0, "move_deadline_s": 30}))
+    round_one = table.wait_since
+    table, _ = when(RULESET, table, seat=2, move=Play(card=5))
+    assert table.wait_since == round_one
+
+    table, _ = when(RULESET, table, seat=0, move=Play(card=7))
+
+    assert RULESET.awaiting(table.rules) == {1: "play", 3: "play"}
+    assert table.wait_since == round_one
+    assert tables.timeout(RULESET, table, round_one) is None  # the round's deadline still stands
+
+
 def test_the_deadline_is_the_move_deadline_option_while_a_seat_is_awaited() -> None:
     table = given(RULESET, created(RULESET, seats=3, options={"first_boss": 0, "move_deadline_s": 30}))
     assert tables.time_limit(RULESET, table) == 30
