@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import json
+import logging
 import os
 import signal
 import subprocess
@@ -17,7 +17,6 @@ import click
 import redis
 import yaml
 from rq import Queue, SimpleWorker
-from rq.exceptions import DuplicateJobError
 
 from events.envelope import decode as envelope_decode
 from events.store import EventStore
@@ -25,6 +24,7 @@ from games.registry import RULESETS
 from games.selfplay import simulate as simulate_games
 from projections import Projections
 from service import jobs
+from service import worker as workers
 from service.audit import audit_log
 from service.config import Config
 from service.games import Games
@@ -81,20 +81,13 @@ def worker(burst: bool) -> None:
     config = Config()
     client = connect()
     jobs.use(jobs.build_house(client, config.stall_s))
-    if not burst:
-        threading.Thread(target=sweep_every, args=(client, config.sweep_s), daemon=True).start()
-    queue = Queue(QUEUE, connection=client)
-    SimpleWorker([queue], connection=client).work(with_scheduler=True, burst=burst, logging_level="WARNING")
-
-
-def sweep_every(client: redis.Redis, period_s: float) -> None:
-    """Enqueue the sweep once per period; many workers share one sweep per period."""
-    queue = Queue(QUEUE, connection=client)
-    while True:
-        bucket = int(time.time() // period_s)
-        with contextlib.suppress(DuplicateJobError):
-            queue.enqueue("service.jobs.sweep", job_id=f"sweep-{bucket}", unique=True, result_ttl=60)
-        time.sleep(period_s)
+    if burst:
+        queue = Queue(QUEUE, connection=client)
+        SimpleWorker([queue], connection=client).work(with_scheduler=True, burst=True, logging_level="WARNING")
+        return
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s: %(message)s", datefmt="%H:%M:%S")
+    threading.Thread(target=workers.sweep_every, args=(client, config.sweep_s), daemon=True).start()
+    workers.work(client)  # comes back after Redis outages; see service/worker.py
 
 
 def gunicorn_args(config: Config) -> list[str]:
