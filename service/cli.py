@@ -7,7 +7,6 @@ import json
 import logging
 import os
 import signal
-import subprocess
 import sys
 import threading
 import time
@@ -31,6 +30,7 @@ from service.games import Games
 from service.reads import Reads
 from service.redis_server import RedisServer
 from service.scheduler import QUEUE
+from service.supervisor import Child, Supervisor, command
 
 
 @click.group()
@@ -40,38 +40,25 @@ def main() -> None:
 
 @main.command()
 def run() -> None:
-    """Serve the API with gunicorn and a worker; start a Redis under ./var/ unless REDIS_URL is set."""
+    """Serve the API with gunicorn and a worker; start a Redis under ./var/ unless REDIS_URL is set.
+
+    Whichever of them dies is restarted (see service/supervisor.py); SIGINT or SIGTERM stops them all."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s syndicate run: %(message)s", datefmt="%H:%M:%S")
     config = Config()
     env = dict(os.environ)
-    server = None
+    children = []
     if not config.redis_url:
-        server = RedisServer(config.data_dir / "redis", config.redis_port, config.redis_fsync).start()
+        server = RedisServer(config.data_dir / "redis", config.redis_port, config.redis_fsync)
         env["REDIS_URL"] = server.url
+        children.append(Child("redis-server", server.start_process))
         click.echo(f"redis-server (AOF on) at {server.url}, data in {server.data_dir}/")
-    children = [
-        subprocess.Popen([sys.executable, "-m", "gunicorn", *gunicorn_args(config)], env=env),
-        subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env),
-    ]
+    children.append(Child("gunicorn", command([sys.executable, "-m", "gunicorn", *gunicorn_args(config)], env)))
+    children.append(Child("worker", command([sys.executable, "-m", "service.cli", "worker"], env)))
+    supervisor = Supervisor(children)
+    signal.signal(signal.SIGINT, lambda *_: supervisor.stop())
+    signal.signal(signal.SIGTERM, lambda *_: supervisor.stop())
     click.echo(f"Syndicate on http://{config.host}:{config.port}/  (docs at /docs; Ctrl-C stops it all)")
-    stop = False
-
-    def on_signal(*_: object) -> None:
-        nonlocal stop
-        stop = True
-
-    signal.signal(signal.SIGINT, on_signal)
-    signal.signal(signal.SIGTERM, on_signal)
-    try:
-        while not stop and all(child.poll() is None for child in children):
-            time.sleep(0.2)
-    finally:
-        for child in children:
-            if child.poll() is None:
-                child.terminate()
-        for child in children:
-            child.wait(timeout=30)
-        if server:
-            server.stop()
+    supervisor.run()
 
 
 @main.command()
