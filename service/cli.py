@@ -23,7 +23,6 @@ from games.registry import RULESETS
 from games.selfplay import simulate as simulate_games
 from projections import Projections
 from service import jobs
-from service import worker as workers
 from service.audit import audit_log
 from service.config import Config
 from service.games import Games
@@ -31,6 +30,7 @@ from service.reads import Reads
 from service.redis_server import RedisServer
 from service.scheduler import QUEUE
 from service.supervisor import Child, Supervisor, command
+from service.worker import sweep_every, work_until_stopped
 
 
 @click.group()
@@ -64,7 +64,7 @@ def run() -> None:
 @main.command()
 @click.option("--burst", is_flag=True, help="work until the queue is empty, then stop")
 def worker(burst: bool) -> None:
-    """Run an RQ worker (with its scheduler) for bots, deadlines, tallies and the sweep."""
+    """Run an RQ worker (with its scheduler) for bots, deadlines, tallies and the sweep; it outlives Redis outages."""
     config = Config()
     client = connect()
     jobs.use(jobs.build_house(client, config.stall_s))
@@ -73,8 +73,8 @@ def worker(burst: bool) -> None:
         SimpleWorker([queue], connection=client).work(with_scheduler=True, burst=True, logging_level="WARNING")
         return
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s: %(message)s", datefmt="%H:%M:%S")
-    threading.Thread(target=workers.sweep_every, args=(client, config.sweep_s), daemon=True).start()
-    workers.work(client)  # comes back after Redis outages; see service/worker.py
+    threading.Thread(target=sweep_every, args=(client, config.sweep_s), daemon=True).start()
+    work_until_stopped(client)
 
 
 def gunicorn_args(config: Config) -> list[str]:

@@ -48,9 +48,16 @@ def on_stop_signal(signum: int, frame: FrameType | None) -> None:
     stopping.set()
 
 
-def work(client: redis.Redis, backoff: Backoff | None = None) -> None:
+def handle_stop_signals() -> None:
+    """Between two runs of RQ's loop: RQ's own handlers belong to a worker that is done."""
+    signal.signal(signal.SIGINT, on_stop_signal)
+    signal.signal(signal.SIGTERM, on_stop_signal)
+
+
+def work_until_stopped(client: redis.Redis, backoff: Backoff | None = None) -> None:
     """Run RQ's loop (with the scheduler) again and again, until SIGINT or SIGTERM."""
     backoff = backoff or Backoff()
+    handle_stop_signals()
     while not stopping.is_set():
         started = time.monotonic()
         try:
@@ -59,9 +66,7 @@ def work(client: redis.Redis, backoff: Backoff | None = None) -> None:
             reason = "RQ's loop ended"
         except (redis.ConnectionError, redis.TimeoutError) as error:
             reason = f"Redis unreachable ({error})"
-        # RQ's signal handlers belong to the loop that ended: ours cover the wait.
-        signal.signal(signal.SIGINT, on_stop_signal)
-        signal.signal(signal.SIGTERM, on_stop_signal)
+        handle_stop_signals()
         if stopping.is_set():
             return
         delay = backoff.delay(time.monotonic() - started)
