@@ -27,7 +27,8 @@ from service.scheduler import QUEUE
 log = logging.getLogger(__name__)
 
 MAINTENANCE_S = 60
-"""RQ's maintenance pass restarts a dead scheduler; RQ runs it every 10 minutes by default."""
+"""RQ's maintenance pass restarts a dead scheduler (RQ's default is every 10 minutes). Until it does, about a
+minute after an outage, scheduled jobs wait, and the sweep requeues any deadline that falls overdue."""
 
 stopping = threading.Event()
 """Set by SIGINT or SIGTERM: RQ's loop is not run again."""
