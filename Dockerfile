@@ -18,7 +18,7 @@ RUN pip install --no-cache-dir -c constraints.txt . \
 USER syndicate
 EXPOSE 8000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=10s \
-    CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=2)"
+    CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/livez', timeout=2)"
 
 # The API; run the worker from the same image with: syndicate worker
 # gevent workers keep live feeds (SSE) from tying up the server; see the README.

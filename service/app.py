@@ -54,6 +54,7 @@ def create_app(config: Config | None = None, **overrides: Any) -> Flask:
     client = config.redis()
     app = Flask("syndicate")
     app.config.update(API_SETTINGS, RATELIMIT_STORAGE_URI=config.redis_url, **overrides)
+    app.config.setdefault("RATELIMIT_SWALLOW_ERRORS", True)  # fail open: an outage is a 503, not a 500
     app.extensions["syndicate.redis"] = client
     app.extensions["syndicate.projections"] = projections = Projections(client)
     app.extensions["syndicate.games"] = games = Games(EventStore(client), projections, Scheduler(client))
@@ -66,4 +67,6 @@ def create_app(config: Config | None = None, **overrides: Any) -> Flask:
         api.register_blueprint(blueprint)
     document_moves(api)
     limiter.exempt(app.view_functions["health.Health"])
+    limiter.exempt(app.view_functions["health.Live"])
+    limiter.exempt(app.view_functions["health.Ready"])
     return app

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import json
+import logging
 import os
 import signal
-import subprocess
 import sys
 import threading
 import time
@@ -17,7 +16,6 @@ import click
 import redis
 import yaml
 from rq import Queue, SimpleWorker
-from rq.exceptions import DuplicateJobError
 
 from events.envelope import decode as envelope_decode
 from events.store import EventStore
@@ -31,6 +29,8 @@ from service.games import Games
 from service.reads import Reads
 from service.redis_server import RedisServer
 from service.scheduler import QUEUE
+from service.supervisor import Child, Supervisor, command
+from service.worker import sweep_every, work_until_stopped
 
 
 @click.group()
@@ -40,61 +40,41 @@ def main() -> None:
 
 @main.command()
 def run() -> None:
-    """Serve the API with gunicorn and a worker; start a Redis under ./var/ unless REDIS_URL is set."""
+    """Serve the API with gunicorn and a worker; start a Redis under ./var/ unless REDIS_URL is set.
+
+    Whichever of them dies is restarted (see service/supervisor.py); SIGINT or SIGTERM stops them all."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s syndicate run: %(message)s", datefmt="%H:%M:%S")
     config = Config()
     env = dict(os.environ)
-    server = None
+    children = []
     if not config.redis_url:
-        server = RedisServer(config.data_dir / "redis", config.redis_port, config.redis_fsync).start()
+        server = RedisServer(config.data_dir / "redis", config.redis_port, config.redis_fsync)
         env["REDIS_URL"] = server.url
+        children.append(Child("redis-server", server.start_process))
         click.echo(f"redis-server (AOF on) at {server.url}, data in {server.data_dir}/")
-    children = [
-        subprocess.Popen([sys.executable, "-m", "gunicorn", *gunicorn_args(config)], env=env),
-        subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env),
-    ]
+    children.append(Child("gunicorn", command([sys.executable, "-m", "gunicorn", *gunicorn_args(config)], env)))
+    children.append(Child("worker", command([sys.executable, "-m", "service.cli", "worker"], env)))
+    supervisor = Supervisor(children)
+    signal.signal(signal.SIGINT, lambda *_: supervisor.stop())
+    signal.signal(signal.SIGTERM, lambda *_: supervisor.stop())
     click.echo(f"Syndicate on http://{config.host}:{config.port}/  (docs at /docs; Ctrl-C stops it all)")
-    stop = False
-
-    def on_signal(*_: object) -> None:
-        nonlocal stop
-        stop = True
-
-    signal.signal(signal.SIGINT, on_signal)
-    signal.signal(signal.SIGTERM, on_signal)
-    try:
-        while not stop and all(child.poll() is None for child in children):
-            time.sleep(0.2)
-    finally:
-        for child in children:
-            if child.poll() is None:
-                child.terminate()
-        for child in children:
-            child.wait(timeout=30)
-        if server:
-            server.stop()
+    supervisor.run()
 
 
 @main.command()
 @click.option("--burst", is_flag=True, help="work until the queue is empty, then stop")
 def worker(burst: bool) -> None:
-    """Run an RQ worker (with its scheduler) for bots, deadlines, tallies and the sweep."""
+    """Run an RQ worker (with its scheduler) for bots, deadlines, tallies and the sweep; it outlives Redis outages."""
     config = Config()
     client = connect()
     jobs.use(jobs.build_house(client, config.stall_s))
-    if not burst:
-        threading.Thread(target=sweep_every, args=(client, config.sweep_s), daemon=True).start()
-    queue = Queue(QUEUE, connection=client)
-    SimpleWorker([queue], connection=client).work(with_scheduler=True, burst=burst, logging_level="WARNING")
-
-
-def sweep_every(client: redis.Redis, period_s: float) -> None:
-    """Enqueue the sweep once per period; many workers share one sweep per period."""
-    queue = Queue(QUEUE, connection=client)
-    while True:
-        bucket = int(time.time() // period_s)
-        with contextlib.suppress(DuplicateJobError):
-            queue.enqueue("service.jobs.sweep", job_id=f"sweep-{bucket}", unique=True, result_ttl=60)
-        time.sleep(period_s)
+    if burst:
+        queue = Queue(QUEUE, connection=client)
+        SimpleWorker([queue], connection=client).work(with_scheduler=True, burst=True, logging_level="WARNING")
+        return
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s: %(message)s", datefmt="%H:%M:%S")
+    threading.Thread(target=sweep_every, args=(client, config.sweep_s), daemon=True).start()
+    work_until_stopped(client)
 
 
 def gunicorn_args(config: Config) -> list[str]:

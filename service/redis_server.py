@@ -56,7 +56,10 @@ class RedisServer:
             "--save", "",
             "--logfile", "redis.log",
         ]  # fmt: skip
-        self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # A session of its own: a Ctrl-C meant for whoever started it does not stop it before its users.
+        self.process = subprocess.Popen(
+            args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+        )
         client = redis.Redis.from_url(self.url)
         deadline = time.monotonic() + timeout_s
         while True:
@@ -65,8 +68,16 @@ class RedisServer:
                 return self
             except redis.ConnectionError:
                 if self.process.poll() is not None or time.monotonic() > deadline:
+                    self.process.kill()  # none left behind to hold the port or the AOF
+                    self.process.wait()
                     raise RuntimeError(f"redis-server did not start on port {self.port}") from None
                 time.sleep(0.05)
+
+    def start_process(self) -> subprocess.Popen[bytes]:
+        """Start it (again: the same port and data) and answer its process, for a supervisor to watch."""
+        self.start()
+        assert self.process is not None
+        return self.process
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:

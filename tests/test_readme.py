@@ -40,22 +40,28 @@ def live_server(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]
     }
     process = subprocess.Popen([sys.executable, "-m", "service.cli", "run"], env=env, cwd=tmp_path)
     url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(url, process)
+        yield url, process
+    finally:  # even when it did not come up: no server left behind
+        if process.poll() is None:
+            process.send_signal(signal.SIGINT)  # as Ctrl-C: it stops its gunicorn, worker and Redis
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+def wait_until_up(url: str, process: subprocess.Popen[bytes]) -> None:
     deadline = time.monotonic() + 30
     while True:
         try:
             if requests.get(f"{url}/healthz", timeout=1).status_code == 200:
-                break
-        except requests.ConnectionError:
-            pass
+                return
+        except (requests.ConnectionError, requests.Timeout):
+            pass  # not listening yet, or its worker still booting (slow on a busy machine)
         assert process.poll() is None and time.monotonic() < deadline, "syndicate run did not come up"
         time.sleep(0.2)
-    yield url, process
-    if process.poll() is None:
-        process.send_signal(signal.SIGINT)  # as Ctrl-C: it stops its gunicorn, worker and Redis
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
 
 
 def test_readme_walkthrough_plays_a_game_to_its_result(live_server, tmp_path: Path) -> None:

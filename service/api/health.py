@@ -1,4 +1,4 @@
-"""Liveness and Redis reachability."""
+"""Liveness, readiness and Redis reachability."""
 
 from __future__ import annotations
 
@@ -11,17 +11,40 @@ from flask.views import MethodView
 from service.api import schemas
 from service.api.parsing import Blueprint
 
-blp = Blueprint("health", __name__, url_prefix="/healthz", description="Health")
+blp = Blueprint("health", __name__, description="Health")
 
 
-@blp.route("")
+def ping_redis() -> None:
+    """Raise redis.ConnectionError (or TimeoutError) unless Redis answers."""
+    current_app.extensions["syndicate.redis"].ping()
+
+
+@blp.route("/healthz")
 class Health(MethodView):
     @blp.response(200, schemas.HealthSchema)
     @blp.alt_response(503, schema=schemas.HealthSchema)
     def get(self) -> Any:
         """Liveness, and whether Redis answers"""
         try:
-            current_app.extensions["syndicate.redis"].ping()
+            ping_redis()
         except redis.RedisError:
             return {"status": "degraded", "redis": "unreachable"}, 503
+        return {"status": "ok", "redis": "ok"}
+
+
+@blp.route("/livez")
+class Live(MethodView):
+    @blp.response(200, schemas.LivenessSchema)
+    def get(self) -> Any:
+        """The process answers; touches neither Redis nor the rate limit"""
+        return {"status": "ok"}
+
+
+@blp.route("/readyz")
+class Ready(MethodView):
+    @blp.response(200, schemas.HealthSchema)
+    @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
+    def get(self) -> Any:
+        """Ready when Redis answers; otherwise 503 `unavailable`, as every route that needs Redis"""
+        ping_redis()  # an error leaves as the same 503 problem every route gives without Redis
         return {"status": "ok", "redis": "ok"}

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, json
+import redis
+from flask import Response, current_app, json
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
@@ -25,6 +26,9 @@ HTTP_CODES = {
     429: "rate_limited",
     500: "internal_error",
 }
+
+RETRY_AFTER_S = 3
+"""What a 503 asks a client to wait: `syndicate run` restarts its Redis within a second or two."""
 
 
 def problem(status: int, code: str, title: str, detail: str, **extra: Any) -> Response:
@@ -51,6 +55,9 @@ class ProblemApi(Api):
         self._app.register_error_handler(IllegalMoveError, self.handle_illegal_move)
         self._app.register_error_handler(MoveFormatError, self.handle_move_format)
         self._app.register_error_handler(SetupError, self.handle_setup_error)
+        # Redis unreachable or silent, wherever it is noticed: one 503, never a 500.
+        self._app.register_error_handler(redis.ConnectionError, self.handle_unavailable)
+        self._app.register_error_handler(redis.TimeoutError, self.handle_unavailable)
 
     def handle_http_exception(self, error: HTTPException) -> Response:  # type: ignore[override]
         status = error.code or 500
@@ -81,3 +88,11 @@ class ProblemApi(Api):
     @staticmethod
     def handle_setup_error(error: SetupError) -> Response:
         return problem(422, error.code, "Game cannot be created", error.detail)
+
+    @staticmethod
+    def handle_unavailable(error: redis.RedisError) -> Response:
+        current_app.logger.warning("Redis unavailable: %s", error)
+        detail = f"the game store is not answering; try again in {RETRY_AFTER_S} seconds"
+        response = problem(503, "unavailable", "Service unavailable", detail)
+        response.headers["Retry-After"] = str(RETRY_AFTER_S)
+        return response

@@ -250,6 +250,10 @@ class HealthSchema(Schema):
     redis = fields.String()
 
 
+class LivenessSchema(Schema):
+    status = fields.String(metadata={"example": "ok"})
+
+
 class ProblemSchema(Schema):
     type = fields.String()
     title = fields.String()

@@ -18,13 +18,17 @@ from tests.client import ApiClient, Table
 
 
 @pytest.fixture
-def start_worker(redis_server: RedisServer, redis_client) -> Iterator[Callable[[], subprocess.Popen[bytes]]]:
+def start_worker(redis_server: RedisServer, redis_client) -> Iterator[Callable[..., subprocess.Popen[bytes]]]:
+    """Start `syndicate worker` on the session's Redis, or on the Redis at `redis_url`."""
     started: list[subprocess.Popen[bytes]] = []
     env = {**os.environ, "REDIS_URL": redis_server.url, "SYNDICATE_SWEEP_S": "0.5", "SYNDICATE_STALL_S": "1"}
 
-    def start() -> subprocess.Popen[bytes]:
+    def start(redis_url: str | None = None, **popen: Any) -> subprocess.Popen[bytes]:
         # A session of its own, so the worker and the scheduler it forks can be stopped (or killed) together.
-        process = subprocess.Popen([sys.executable, "-m", "service.cli", "worker"], env=env, start_new_session=True)
+        args = [sys.executable, "-m", "service.cli", "worker"]
+        process = subprocess.Popen(
+            args, env={**env, "REDIS_URL": redis_url or redis_server.url}, start_new_session=True, **popen
+        )
         started.append(process)
         return process
 

@@ -1,0 +1,114 @@
+"""With Redis stopped, every route that needs it answers 503 `unavailable` with Retry-After, never 500;
+the routes that do not need it (liveness, the catalogue, the docs) keep answering; nothing changes; and
+once Redis is back the same app answers again."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from service.app import create_app
+from service.config import Config
+from service.redis_server import RedisServer, free_port
+from tests.client import ApiClient, Table, assert_problem
+
+Request = tuple[str, str, dict[str, Any]]
+
+
+def needing_redis(table: Table) -> dict[tuple[str, str], Request]:
+    """A request for each route and method that reads or writes Redis: (rule, method) → (method, url, options)."""
+    token = {"Authorization": f"Bearer {table.tokens[0]}"}
+    game = f"/v1/games/{table.id}"
+    create = {"json": {"ruleset": "twelve-gangsters", "seats": [{"name": "A"}, {"name": "B"}, {"name": "C"}]}}
+    requests = [
+        ("GET", "/v1/games", {}),
+        ("POST", "/v1/games", create),
+        ("GET", game, {"headers": token}),
+        ("POST", f"{game}/join", {"json": {"name": "Late"}}),
+        ("POST", f"{game}/moves", {"json": {"type": "play", "card": 1}, "headers": token}),
+        ("GET", f"{game}/events", {"headers": {"Accept": "application/x-ndjson"}}),
+        ("GET", f"{game}/events/stream", {}),
+        ("GET", f"{game}/states/1", {}),
+        ("GET", f"{game}/audit", {}),
+        ("GET", f"{game}/result", {}),
+        ("GET", "/v1/leaderboard?ruleset=twelve-gangsters", {}),
+        ("GET", "/readyz", {}),
+    ]
+    rule = {
+        game: "/v1/games/<game_id>",
+        f"{game}/states/1": "/v1/games/<game_id>/states/<int:version>",
+        "/v1/leaderboard?ruleset=twelve-gangsters": "/v1/leaderboard",
+    }
+    return {(rule.get(url, url.replace(game, "/v1/games/<game_id>")), method): (method, url, options)
+            for method, url, options in requests}  # fmt: skip
+
+
+WITHOUT_REDIS = {"/livez": 200, "/v1/rulesets": 200, "/openapi.json": 200, "/docs": 200, "/healthz": 503}
+"""Routes that answer without Redis: the catalogue and the docs are code; /healthz keeps its own body."""
+
+
+@pytest.fixture
+def own_redis(tmp_path: Path) -> Iterator[RedisServer]:
+    server = RedisServer(tmp_path, free_port(), fsync="everysec").start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def app_on_own_redis(own_redis: RedisServer) -> Flask:
+    # The rate limit is kept in the same Redis: it must fail open, not turn the outage into a 500.
+    config = dataclasses.replace(Config(), redis_url=own_redis.url, rate_limit="1000 per minute")
+    return create_app(config, TESTING=True)
+
+
+def test_the_outage_list_covers_every_route(app_on_own_redis: Flask) -> None:
+    routes = {
+        (rule.rule, method)
+        for rule in app_on_own_redis.url_map.iter_rules()
+        if rule.endpoint != "static"
+        for method in rule.methods - {"HEAD", "OPTIONS"}
+    }
+    listed = set(needing_redis(Table("0123456789abcdef", {0: "t"}))) | {(url, "GET") for url in WITHOUT_REDIS}
+    assert routes == listed, "a new route: say here how it answers without Redis"
+
+
+def test_with_redis_stopped_every_route_answers_503_unavailable_and_liveness_200(
+    app_on_own_redis: Flask, own_redis: RedisServer
+) -> None:
+    api = ApiClient(app_on_own_redis.test_client())
+    table = api.create(players=3, options={"first_boss": 0})
+    before = api.game(table, 0)
+    own_redis.stop()
+
+    for route, (method, url, options) in needing_redis(table).items():
+        response = api.http.open(url, method=method, **options)
+        assert_problem(response, 503, "unavailable")
+        assert 1 <= int(response.headers["Retry-After"]) <= 10, route
+    for url, status in WITHOUT_REDIS.items():
+        assert api.http.get(url).status_code == status, url
+    assert api.http.get("/livez").json == {"status": "ok"}
+
+    own_redis.start()  # the same port and data: the app's connections come back on their own
+    assert api.http.get("/readyz").status_code == 200
+    assert api.game(table, 0) == before, "a refused request changed nothing"
+    assert api.play(table, 0, 1).status_code == 200
+
+
+def test_a_redis_that_answers_makes_the_service_ready(api: ApiClient) -> None:
+    response = api.http.get("/readyz")
+    assert response.status_code == 200
+    assert response.json == {"status": "ok", "redis": "ok"}
+
+
+def test_liveness_touches_neither_redis_nor_the_rate_limit(config: Config) -> None:
+    dead = dataclasses.replace(config, redis_url=f"redis://127.0.0.1:{free_port()}/0", rate_limit="1 per minute")
+    http = create_app(dead, TESTING=True).test_client()
+    for _ in range(3):
+        response = http.get("/livez")
+        assert response.status_code == 200
+        assert response.json == {"status": "ok"}

@@ -1,0 +1,63 @@
+"""A worker running on its own (as in a container) outlives a Redis restart: the same process comes back
+to work, and its sweep recovers what the outage stalled."""
+
+from __future__ import annotations
+
+import dataclasses
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+
+from events.store import EventStore
+from projections import Projections
+from service.app import create_app
+from service.config import Config
+from service.games import Games
+from service.redis_server import RedisServer, free_port
+from tests.client import ApiClient, Table
+from tests.workers.conftest import tallied, wait_for
+
+
+@pytest.fixture
+def own_redis(tmp_path: Path) -> Iterator[RedisServer]:
+    """A Redis of the test's own, to kill: the session's Redis serves the other tests."""
+    server = RedisServer(tmp_path / "redis", free_port(), fsync="everysec").start()
+    yield server
+    server.stop()
+
+
+def restart(server: RedisServer, down_s: float) -> None:
+    """SIGKILL Redis, leave it down a moment, start it again on the same port and data (AOF)."""
+    assert server.process is not None
+    server.process.send_signal(signal.SIGKILL)
+    server.process.wait(timeout=10)
+    time.sleep(down_s)
+    server.start()
+
+
+def test_a_worker_outlives_a_redis_restart_and_its_sweep_recovers_a_lost_bot_turn(
+    own_redis: RedisServer, start_worker, tmp_path: Path
+) -> None:
+    log = (tmp_path / "worker.log").open("wb")
+    worker = start_worker(own_redis.url, stdout=log, stderr=subprocess.STDOUT)
+    api = ApiClient(create_app(dataclasses.replace(Config(), redis_url=own_redis.url), TESTING=True).test_client())
+    busy = [api.create(seats=[{"bot": "random"}] * 6) for _ in range(3)]
+    wait_for(lambda: api.game(busy[0])["version"] > 10, what="the worker to be busy playing")
+
+    restart(own_redis, down_s=1.5)  # the worker meets the outage mid-job, and its sweep mid-period
+
+    # A game whose first bot turn was never queued (as if its job was lost with the outage): only
+    # the sweep can find it.
+    client = redis.Redis.from_url(own_redis.url)
+    game, _ = Games(EventStore(client), Projections(client)).create("twelve-gangsters", [{"bot": "random"}] * 3, {}, 1)
+    lost = Table(game.table.game_id)
+    wait_for(lambda: tallied(api, lost), timeout_s=30, what="the sweep to recover the lost bot turn")
+    for table in busy:
+        wait_for(lambda table=table: tallied(api, table), timeout_s=30, what="the games in play to finish")
+    assert worker.poll() is None, "the worker process itself came back to work"
+    assert b"Exception in thread" not in (tmp_path / "worker.log").read_bytes()
