@@ -41,7 +41,7 @@ def needing_redis(table: Table) -> dict[tuple[str, str], Request]:
     ]
     rule = {
         game: "/v1/games/<game_id>",
-        f"{game}/states/1": "/v1/games/<game_id>/states/<int:version>",
+        f"{game}/states/1": "/v1/games/<game_id>/states/<version:version>",
         "/v1/leaderboard?ruleset=twelve-gangsters": "/v1/leaderboard",
     }
     return {(rule.get(url, url.replace(game, "/v1/games/<game_id>")), method): (method, url, options)
