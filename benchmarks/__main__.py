@@ -80,7 +80,7 @@ def bench_load(games: Games, client: redis.Redis, rng: random.Random) -> None:
     def replay() -> None:
         table = None
         for envelope in store.read(game_id):
-            table = tables.evolve(ruleset, table, event_of(envelope))
+            table = tables.evolve(ruleset, table, event_of(envelope), envelope.at)
 
     replay_s = timed(replay)
     print(

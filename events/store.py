@@ -19,13 +19,13 @@ from events.envelope import GENESIS, Envelope, decode, encode
 IDEMPOTENCY_TTL_S = 24 * 3600
 
 _LOAD = """
-local snap = redis.call('HMGET', KEYS[1], 'version', 'head', 'state', 'ruleset')
+local snap = redis.call('HMGET', KEYS[1], 'version', 'head', 'state', 'ruleset', 'format')
 local version = tonumber(snap[1]) or 0
 local tail = redis.call('XRANGE', KEYS[2], (version + 1) .. '-0', '+')
 local tokens = redis.call('HGETALL', KEYS[3])
 local answer = false
 if KEYS[4] then answer = redis.call('GET', KEYS[4]) end
-return {snap[3] or false, version, snap[2] or false, snap[4] or false, tail, tokens, answer}
+return {snap[3] or false, version, snap[2] or false, snap[4] or false, tail, tokens, answer, snap[5] or false}
 """
 
 _APPEND = """
@@ -37,10 +37,11 @@ local length = redis.call('XLEN', KEYS[1])
 if length ~= expected then return {'stale', length} end
 local count = tonumber(ARGV[2])
 for i = 1, count do
-  redis.call('XADD', KEYS[1], (expected + i) .. '-0', 'e', ARGV[5 + i])
+  redis.call('XADD', KEYS[1], (expected + i) .. '-0', 'e', ARGV[6 + i])
 end
-redis.call('HSET', KEYS[2], 'version', expected + count, 'head', ARGV[3], 'state', ARGV[4], 'ruleset', ARGV[5])
-local rest = 5 + count
+redis.call('HSET', KEYS[2], 'version', expected + count, 'head', ARGV[3], 'state', ARGV[4], 'ruleset', ARGV[5],
+  'format', ARGV[6])
+local rest = 6 + count
 local tokens = tonumber(ARGV[rest + 1])
 for i = 1, tokens do
   redis.call('HSET', KEYS[3], ARGV[rest + 2 * i], ARGV[rest + 2 * i + 1])
@@ -79,6 +80,8 @@ class Loaded:
     tail: list[Envelope]
     token_hashes: dict[int, str]
     answer: bytes | None
+    snapshot_format: int = 0
+    """How the snapshot's state was derived (0: before formats were recorded); see `append`."""
 
     @property
     def head_hash(self) -> str:
@@ -105,7 +108,7 @@ class EventStore:
         key_list = [keys.snapshot(game_id), keys.events(game_id), keys.tokens(game_id)]
         if idempotency_key:
             key_list.append(idempotency_key)
-        state, version, head, ruleset, tail, tokens, answer = self._load(keys=key_list)
+        state, version, head, ruleset, tail, tokens, answer, snapshot_format = self._load(keys=key_list)
         return Loaded(
             snapshot=state,
             snapshot_version=int(version),
@@ -114,6 +117,7 @@ class EventStore:
             tail=[decode(fields[1]) for _, fields in tail],  # from Lua, an entry's fields are a flat list
             token_hashes={int(tokens[i]): tokens[i + 1].decode() for i in range(0, len(tokens), 2)},
             answer=answer,
+            snapshot_format=int(snapshot_format or 0),
         )
 
     def append(
@@ -125,15 +129,19 @@ class EventStore:
         ruleset: str,
         tokens: dict[int, str] | None = None,
         idempotency: Idempotency | None = None,
+        snapshot_format: int = 0,
     ) -> int:
         """Append events at `expected_version` with the snapshot after them; the new version.
+
+        `snapshot_format` says how the snapshot was derived from the log: a reader that derives states
+        differently ignores it and replays the log instead.
 
         Raises StaleVersionError if the stream is not at `expected_version`, and
         DuplicateRequestError if the idempotency key already holds an answer.
         """
         key_list = [keys.events(game_id), keys.snapshot(game_id), keys.tokens(game_id)]
         head = envelopes[-1].hash if envelopes else ""
-        args: list[bytes | str | int] = [expected_version, len(envelopes), head, snapshot, ruleset]
+        args: list[bytes | str | int] = [expected_version, len(envelopes), head, snapshot, ruleset, snapshot_format]
         args += [encode(e) for e in envelopes]
         token_items = sorted((tokens or {}).items())
         args.append(len(token_items))

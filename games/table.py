@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Mapping
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Any, Generic, TypeVar
 
@@ -86,7 +87,14 @@ class Table(msgspec.Struct, Generic[S], frozen=True, kw_only=True):
     rules: S | None = None
     wait_since: int = 0
     """The version at which the game last began to wait on a new decision: what deadlines count from."""
+    wait_started_at: str = ""
+    """When that event was recorded (UTC, ISO 8601): a deadline falls `time_limit` seconds later."""
     tallied: bool = False
+
+
+FORMAT = 2
+"""The version of what is derived from a log: the table state and the views. Bump it whenever `evolve` or a
+view derives something differently; a snapshot or stored view of another format is rebuilt from the log."""
 
 
 def seed_commitment(seed: int, salt: str) -> str:
@@ -229,8 +237,10 @@ def _start_if_full(ruleset: Ruleset[Any], table: Table[Any]) -> list[Event]:
     return [started, *ruleset.start(table.rules, rng_at(table))]
 
 
-def evolve(ruleset: Ruleset[S], table: Table[S] | None, event: Event) -> Table[S]:
-    """The table after one event; game events go to the game's own `evolve`."""
+def evolve(ruleset: Ruleset[S], table: Table[S] | None, event: Event, at: str = "") -> Table[S]:
+    """The table after one event recorded at time `at`; game events go to the game's own `evolve`.
+
+    The time is the envelope's, a fact of the log like the event: replaying the log gives the same table."""
     if isinstance(event, GameCreated):
         return Table(
             game_id=event.game_id,
@@ -249,15 +259,20 @@ def evolve(ruleset: Ruleset[S], table: Table[S] | None, event: Event) -> Table[S
         seats = list(table.seats)
         seats[event.seat] = Seat(name=event.name)
         return msgspec.structs.replace(table, seats=tuple(seats), version=version)
-    if isinstance(event, GameStarted):
+    if isinstance(event, GameStarted):  # the first wait begins
         rules = ruleset.initial_state(len(table.seats), table.options)
-        return msgspec.structs.replace(table, status=Status.IN_PROGRESS, rules=rules, version=version)
+        return msgspec.structs.replace(
+            table, status=Status.IN_PROGRESS, rules=rules, version=version, wait_since=version, wait_started_at=at
+        )
     if isinstance(event, GameTallied):
         return msgspec.structs.replace(table, tallied=True, version=version)
     rules = ruleset.evolve(table.rules, event)
     status = Status.FINISHED if ruleset.is_over(rules) else table.status
-    wait_since = version if waits_anew(ruleset, table.rules, rules) else table.wait_since
-    return msgspec.structs.replace(table, rules=rules, status=status, version=version, wait_since=wait_since)
+    if not waits_anew(ruleset, table.rules, rules):
+        return msgspec.structs.replace(table, rules=rules, status=status, version=version)
+    return msgspec.structs.replace(
+        table, rules=rules, status=status, version=version, wait_since=version, wait_started_at=at
+    )
 
 
 def waits_anew(ruleset: Ruleset[S], before: S, after: S) -> bool:
@@ -286,11 +301,27 @@ def event_view(ruleset: Ruleset[Any], event: Event, viewer: Viewer) -> dict[str,
     return ruleset.event_view(event, viewer)
 
 
+def deadline_at(ruleset: Ruleset[Any], table: Table[Any]) -> str | None:
+    """When the current wait ends (UTC, ISO 8601), if it has a time limit."""
+    limit = time_limit(ruleset, table)
+    if limit is None or not table.wait_started_at:
+        return None
+    started = datetime.fromisoformat(table.wait_started_at)
+    return utc_iso(started + timedelta(seconds=limit))
+
+
+def utc_iso(moment: datetime) -> str:
+    """The service's way of writing a time: `2026-12-01T07:42:20.123Z`."""
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
 def view(ruleset: Ruleset[Any], table: Table[Any], viewer: Viewer) -> dict[str, Any]:
     """The game as a viewer may see it: public state, who is awaited, and the viewer's own seat."""
     finished = table.status is Status.FINISHED
     started = table.rules is not None
     shown = EVERYONE if finished else viewer  # a finished game is public, down to every hand
+    state = ruleset.view(table.rules, shown) if started else None
+    due = deadline_at(ruleset, table)
     body: dict[str, Any] = {
         "game_id": table.game_id,
         "ruleset": table.ruleset,
@@ -302,19 +333,20 @@ def view(ruleset: Ruleset[Any], table: Table[Any], viewer: Viewer) -> dict[str, 
         "seed_commitment": table.seed_commitment,
         "randomness": randomness(table),
         "awaiting": [
-            {"seat": seat, "decision": decision}
+            {"seat": seat, "decision": decision, **({"deadline_at": due} if due else {})}
             for seat, decision in sorted((ruleset.awaiting(table.rules) if started else {}).items())
         ],
         "waiting_since": table.wait_since if started else None,
         "time_limit_s": time_limit(ruleset, table),
-        "state": ruleset.view(table.rules, shown) if started else None,
+        "state": state,
     }
     if finished:
         body["seed"], body["salt"] = table.seed, table.salt
     if isinstance(viewer, int):
-        you = ruleset.view(table.rules, viewer).get("you", {}) if started else {}
-        if body["state"]:
-            body["state"].pop("you", None)
+        own = state if shown == viewer else ruleset.view(table.rules, viewer) if started else None
+        you = (own or {}).get("you", {})
+        if state:
+            state.pop("you", None)
         moves = ruleset.legal_moves(table.rules, viewer) if started and not finished else []
         body["you"] = {"seat": viewer, **you, "legal_moves": [msgspec.to_builtins(m) for m in moves]}
     return body

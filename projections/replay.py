@@ -26,5 +26,5 @@ def ruleset_of(first: Envelope) -> Ruleset[Any]:
 def fold(ruleset: Ruleset[Any], table: Table[Any] | None, envelopes: Iterable[Envelope]) -> Table[Any] | None:
     """The table after the given events, starting from `table` (None: from the beginning)."""
     for envelope in envelopes:
-        table = tables.evolve(ruleset, table, event_of(envelope))
+        table = tables.evolve(ruleset, table, event_of(envelope), envelope.at)
     return table

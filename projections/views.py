@@ -12,19 +12,20 @@ from games import table as tables
 from games.base import SPECTATOR, Ruleset
 from games.table import Table
 
-# Write only if newer: a projector that runs twice, late or out of order never moves a view back.
+# Write only if newer: a projector that runs twice, late or out of order never moves a view back. A view
+# derived by other code (another format) is replaced whatever its version.
 _WRITE = """
-local stored = tonumber(redis.call('HGET', KEYS[1], 'version')) or 0
-if stored >= tonumber(ARGV[1]) then return 0 end
+local stored = redis.call('HMGET', KEYS[1], 'version', 'format')
+if (tonumber(stored[1]) or 0) >= tonumber(ARGV[1]) and stored[2] == ARGV[2] then return 0 end
 redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], 'version', ARGV[1], unpack(ARGV, 2))
+redis.call('HSET', KEYS[1], 'version', ARGV[1], 'format', ARGV[2], unpack(ARGV, 3))
 return 1
 """
 
 # The view of one viewer and whether it is current, in one round trip.
 _READ = """
-local view = redis.call('HMGET', KEYS[1], 'version', ARGV[1])
-return {tonumber(view[1]) or 0, view[2] or false, redis.call('XLEN', KEYS[2])}
+local view = redis.call('HMGET', KEYS[1], 'version', ARGV[1], 'format')
+return {tonumber(view[1]) or 0, view[2] or false, redis.call('XLEN', KEYS[2]), view[3] or false}
 """
 
 
@@ -42,9 +43,12 @@ class ViewProjection:
         fields: list[str | bytes] = [field_of(None), msgspec.json.encode(tables.view(ruleset, table, SPECTATOR))]
         for seat in range(len(table.seats)):
             fields += [field_of(seat), msgspec.json.encode(tables.view(ruleset, table, seat))]
-        self._write(keys=[keys.views(table.game_id)], args=[table.version, *fields], client=pipe)
+        self._write(keys=[keys.views(table.game_id)], args=[table.version, tables.FORMAT, *fields], client=pipe)
 
     def read(self, game_id: str, viewer: int | None) -> bytes | None:
         """The stored view, or None if it is missing or behind the game's log (then project first)."""
-        version, view, length = self._read(keys=[keys.views(game_id), keys.events(game_id)], args=[field_of(viewer)])
-        return view if view is not None and version == length else None
+        version, view, length, form = self._read(
+            keys=[keys.views(game_id), keys.events(game_id)], args=[field_of(viewer)]
+        )
+        current = view is not None and version == length and form == str(tables.FORMAT).encode()
+        return view if current else None

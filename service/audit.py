@@ -94,8 +94,8 @@ def check_decisions(report: Report, envelopes: Sequence[Envelope]) -> None:
         if [to_payload(e) for e in decided] != [to_payload(e) for e in recorded]:
             report.problem(first, "decision", "the events differ from what the rules decide for this command")
             return
-        for event in recorded:
-            table = tables.evolve(ruleset, table, event)
+        for envelope, event in zip(batch, recorded, strict=True):
+            table = tables.evolve(ruleset, table, event, envelope.at)
     report.table, report.ruleset = table, ruleset
 
 
@@ -133,10 +133,10 @@ def check_live(report: Report, live: Table[Any] | None, views: dict[str, Any]) -
     version = report.table.version
     if live is None or msgspec.to_builtins(live) != msgspec.to_builtins(report.table):
         report.problem(version, "snapshot", "the stored state differs from the replayed log")
-    if views.get("version") != version:
-        return  # a view behind the log is caught up when read; only a current one must match
+    if views.get("version") != version or views.get("format") != tables.FORMAT:
+        return  # a view behind the log, or derived by other code, is rebuilt when read; a current one must match
     for viewer, stored in views.items():
-        if viewer == "version":
+        if viewer in ("version", "format"):
             continue
         seat = None if viewer == "spectator" else int(viewer)
         expected = tables.view(report.ruleset, report.table, SPECTATOR if seat is None else seat)

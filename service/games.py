@@ -44,7 +44,7 @@ MAX_ATTEMPTS = 5
 
 
 def utc_now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return tables.utc_iso(datetime.now(UTC))
 
 
 @dataclass(frozen=True)
@@ -96,10 +96,10 @@ class Games:
         if ruleset_id is None:
             raise GameNotFoundError(f"no game {game_id!r}")
         ruleset = RULESETS[ruleset_id]
-        table = None
-        if loaded.snapshot is not None:
-            table = msgspec.json.decode(loaded.snapshot, type=Table[ruleset.state_type])
-        table = fold(ruleset, table, loaded.tail)
+        if loaded.snapshot is not None and loaded.snapshot_format == tables.FORMAT:
+            table = fold(ruleset, msgspec.json.decode(loaded.snapshot, type=Table[ruleset.state_type]), loaded.tail)
+        else:  # no snapshot, or one derived by other rules: the log decides
+            table = fold(ruleset, None, self.store.read(game_id))
         assert table is not None
         return Game(ruleset, table, loaded.head_hash, loaded.token_hashes, loaded.answer)
 
@@ -204,11 +204,8 @@ class Games:
         """Where the rules say what lateness means (an aiming window), a move arriving after the limit
         finds the wait already closed, even if the deadline job has not run yet: timing is a rule."""
         table, ruleset = game.table, game.ruleset
-        limit = tables.time_limit(ruleset, table)
-        if limit is None or tables.timeout(ruleset, table, table.wait_since) is None:
-            return game
-        [opened] = self.store.read(table.game_id, after=table.wait_since - 1, limit=1)
-        if seconds_between(opened.at, self.clock()) < limit:
+        due = tables.deadline_at(ruleset, table)
+        if due is None or ruleset.time_limit(table.rules) is None or seconds_between(due, self.clock()) < 0:
             return game
         return self.expire(table.game_id, table.wait_since)
 
@@ -270,7 +267,7 @@ class Games:
                 )
             )
             envelopes.append(envelope)
-            table = tables.evolve(ruleset, table, event)
+            table = tables.evolve(ruleset, table, event, envelope.at)
         assert table is not None
         return envelopes, Game(ruleset, table, envelopes[-1].hash, {})
 
@@ -285,7 +282,14 @@ class Games:
         hashes = {seat: tokens.digest(token) for seat, token in (handed or {}).items()}
         snapshot = msgspec.json.encode(game.table)
         self.store.append(
-            game.table.game_id, envelopes, expected_version, snapshot, game.ruleset.id, hashes, idempotency
+            game.table.game_id,
+            envelopes,
+            expected_version,
+            snapshot,
+            game.ruleset.id,
+            hashes,
+            idempotency,
+            snapshot_format=tables.FORMAT,
         )
         self.projections.project(game.ruleset, game.table)
         if self.scheduler:

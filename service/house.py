@@ -121,7 +121,8 @@ class House:
         idle = self.clock() - self._time_of(game, table.version)
         limit = tables.time_limit(game.ruleset, table)
         awaits_bot = any(table.seats[s].bot for s in game.ruleset.awaiting(table.rules))
-        overdue = limit is not None and self.clock() - self._time_of(game, table.wait_since) > limit + 1
+        started = datetime.fromisoformat(table.wait_started_at).timestamp()
+        overdue = limit is not None and self.clock() - started > limit + 1
         return (awaits_bot and idle > self.stall_s) or overdue
 
     def _time_of(self, game: Game, version: int) -> float:

@@ -120,6 +120,12 @@ class EventsQuerySchema(Schema):
 class AwaitingSchema(Schema):
     seat = fields.Integer()
     decision = fields.String()
+    deadline_at = fields.String(
+        metadata={
+            "format": "date-time",
+            "description": "when the decision falls due (UTC); only where a deadline or a time limit runs",
+        }
+    )
 
 
 class GameSchema(Schema):
@@ -144,7 +150,10 @@ class GameSchema(Schema):
     awaiting = fields.List(fields.Nested(AwaitingSchema))
     waiting_since = fields.Integer(
         allow_none=True,
-        metadata={"description": "the version at which the current wait began: deadlines count from it"},
+        metadata={
+            "description": "the version of the event with which the current wait began (the game's start, a new "
+            "round, the next seat's turn): deadlines count from it; null before the game starts"
+        },
     )
     time_limit_s = fields.Integer(
         allow_none=True, metadata={"description": "seconds the current wait may last (a deadline, an aiming window)"}
