@@ -24,6 +24,11 @@ def idempotency(game_id: str, caller: str, key: str) -> str:
     return f"{PREFIX}:game:{{{game_id}}}:idempotency:{caller}:{key}"
 
 
+def stream_ticket(game_id: str, digest: str) -> str:
+    """A live feed ticket, by the sha256 of its secret: the seat it opens the feed for, until it expires."""
+    return f"{PREFIX}:game:{{{game_id}}}:ticket:{digest}"
+
+
 # -- read models: dropped and rebuilt from the streams at will ------------------------------------
 
 

@@ -162,6 +162,11 @@ class EventStore:
         entries = self.redis.xrange(keys.events(game_id), f"{after + 1}-0", "+", count=limit)
         return [decode(fields[b"e"]) for _, fields in entries]
 
+    def wait_for(self, game_id: str, after: int, block_s: float, count: int) -> list[Envelope]:
+        """Events with version > `after`, waiting up to `block_s` seconds for the first to land."""
+        landed = self.redis.xread({keys.events(game_id): f"{after}-0"}, count=count, block=int(block_s * 1000))
+        return [decode(fields[b"e"]) for _, fields in landed[0][1]] if landed else []
+
     def version(self, game_id: str) -> int:
         return int(self.redis.xlen(keys.events(game_id)))
 

@@ -9,9 +9,10 @@ from flask import Flask, request
 from flask_limiter import Limiter
 
 from events.store import EventStore
+from events.tickets import TicketStore
 from games.registry import RULESETS
 from projections import Projections
-from service.api import BLUEPRINTS, parsing
+from service.api import BLUEPRINTS, hygiene, parsing
 from service.api.problems import ProblemApi
 from service.config import Config
 from service.games import Games
@@ -59,6 +60,7 @@ def create_app(config: Config | None = None, **overrides: Any) -> Flask:
     app.extensions["syndicate.projections"] = projections = Projections(client)
     app.extensions["syndicate.games"] = games = Games(EventStore(client), projections, Scheduler(client))
     app.extensions["syndicate.reads"] = Reads(games)
+    app.extensions["syndicate.tickets"] = TicketStore(client)
     limiter = Limiter(caller_key, app=app, application_limits=[config.rate_limit], key_prefix="syndicate:rate")
     api = ProblemApi(app)
     parsing.install(app, api)
@@ -69,4 +71,6 @@ def create_app(config: Config | None = None, **overrides: Any) -> Flask:
     limiter.exempt(app.view_functions["health.Health"])
     limiter.exempt(app.view_functions["health.Live"])
     limiter.exempt(app.view_functions["health.Ready"])
+    hygiene.rate_limit_headers(app, limiter)
+    hygiene.allow_origins(app, config.cors_origins)
     return app

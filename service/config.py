@@ -27,6 +27,12 @@ class Config:
     )
     sweep_s: float = field(default_factory=lambda: float(os.environ.get("SYNDICATE_SWEEP_S", "5")))
     stall_s: float = field(default_factory=lambda: float(os.environ.get("SYNDICATE_STALL_S", "10")))
+    cors_origins: tuple[str, ...] = field(
+        default_factory=lambda: tuple(
+            o.strip() for o in os.environ.get("SYNDICATE_CORS_ORIGINS", "").split(",") if o.strip()
+        )
+    )
+    """Origins whose pages may call the API from a browser, comma-separated (`*` for any); none by default."""
 
     def redis(self) -> redis.Redis:
         """A client for the configured Redis; every live feed holds one connection while it waits."""

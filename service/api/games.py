@@ -8,11 +8,14 @@ from flask import current_app, url_for
 from flask.views import MethodView
 from flask_smorest.pagination import PaginationParameters
 
-from service.api import schemas
+from service.api import hygiene, schemas
 from service.api.auth import bearer_token
 from service.api.parsing import INTEGER, Blueprint
 from service.errors import InvalidTokenError, VersionMismatchError
 from service.games import Caller, Game, Games
+
+VARIES = {"Vary": "Authorization"}
+"""A game's view depends on who asks: caches keep one per token."""
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Create, join and play games")
 
@@ -22,7 +25,7 @@ def games() -> Games:
 
 
 def etag(game: Game) -> dict[str, str]:
-    return {"ETag": f'"{game.table.version}"'}
+    return {"ETag": hygiene.etag(game.table.version)}
 
 
 @blp.route("")
@@ -59,7 +62,7 @@ class GameResource(MethodView):
     def get(self, game_id: str) -> Any:
         """The game as the caller may see it, with `legal_moves` for a seat token"""
         view = current_app.extensions["syndicate.reads"].view(game_id, bearer_token())
-        return view, 200, {"ETag": f'"{view["version"]}"'}
+        return hygiene.unchanged(view["version"]) or (view, 200, VARIES | {"ETag": hygiene.etag(view["version"])})
 
 
 @blp.route("/<game_id>/join")
@@ -92,7 +95,7 @@ class MoveResource(MethodView):
             raise InvalidTokenError("a move needs the seat token: 'Authorization: Bearer <token>'")
         if_match = parse_if_match(headers.get("if_match"))
         answer = games().move(game_id, Caller(token=token), body, if_match, headers.get("idempotency_key"))
-        return answer, 200, {"ETag": f'"{answer["version"]}"'}
+        return answer, 200, {"ETag": hygiene.etag(answer["version"])}
 
 
 @blp.route("/<game_id>/result")
@@ -103,7 +106,7 @@ class ResultResource(MethodView):
     def get(self, game_id: str) -> Any:
         """The final tally: scores, ranks, winners and the tie-break used"""
         result = current_app.extensions["syndicate.reads"].result(game_id)
-        return result, 200, {"ETag": f'"{result["version"]}"'}
+        return hygiene.unchanged(result["version"]) or (result, 200, {"ETag": hygiene.etag(result["version"])})
 
 
 def parse_if_match(header: str | None) -> int | None:

@@ -6,26 +6,28 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Response, current_app, request, stream_with_context
+from flask import Response, current_app, request, stream_with_context, url_for
 from flask.views import MethodView
 
-from events import keys
-from events.envelope import Envelope, decode
-from games.table import Status
-from projections.replay import fold
-from service.api import schemas
+from events.tickets import TICKET_TTL_S, TicketStore
+from service.api import hygiene, schemas
 from service.api.auth import bearer_token
 from service.api.parsing import Blueprint, header_integer
+from service.errors import InvalidRequestError, InvalidTokenError
 from service.feed import feed_item
 from service.games import Game, Games
+from service.live import Feed, nothing_left
 from service.reads import Reads
 
 blp = Blueprint("history", __name__, url_prefix="/v1/games", description="Logs, time travel and audits")
 
 NDJSON = "application/x-ndjson"
 PAGE = 500
-KEEPALIVE_S = 15
-SSE_DOC = "Server-Sent Events: `id` is the version, `event` the type, `data` the event as the caller may see it"
+SSE_DOC = (
+    "Server-Sent Events: `id` is the version, `event` the type, `data` the event as the caller may see it "
+    "(as in `GET …/events`); `game_finished` follows the event that ends the game (with its `id`) and carries "
+    "the result; the feed ends after `game_tallied`; `: keep-alive` comments every 15 s"
+)
 
 
 def games() -> Games:
@@ -34,6 +36,10 @@ def games() -> Games:
 
 def reads() -> Reads:
     return current_app.extensions["syndicate.reads"]
+
+
+def tickets() -> TicketStore:
+    return current_app.extensions["syndicate.tickets"]
 
 
 @blp.route("/<game_id>/events")
@@ -49,11 +55,13 @@ class EventCollection(MethodView):
         seat = games().seat_of(game, bearer_token())
         if request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON:
             return Response(stream_with_context(export(games(), game_id, seat, query["after"])), mimetype=NDJSON)
+        if not_modified := hygiene.unchanged(game.table.version):
+            return not_modified
         events = reads().events(game, seat, query["after"], query["limit"])
         more = events and events[-1]["version"] < game.table.version
         page = {"game_id": game_id, "version": game.table.version, "events": events}
-        etag = {"ETag": f'"{game.table.version}"'}
-        return {**page, "next_after": events[-1]["version"] if more else None}, 200, etag
+        headers = {"ETag": hygiene.etag(game.table.version), "Vary": "Authorization"}
+        return {**page, "next_after": events[-1]["version"] if more else None}, 200, headers
 
 
 def export(service: Games, game_id: str, seat: int | None, after: int) -> Iterator[str]:
@@ -75,49 +83,48 @@ class EventStream(MethodView):
     @blp.doc(
         responses={"200": {"description": SSE_DOC, "content": {"text/event-stream": {"schema": {"type": "string"}}}}}
     )
+    @blp.alt_response(204, description="the game is over and tallied, and the caller has read it to its end")
     @blp.alt_response(401, response="UNAUTHORIZED")
     @blp.alt_response(404, response="NOT_FOUND")
-    def get(self, query: dict[str, int], game_id: str) -> Any:
-        """The log live, as Server-Sent Events; resumes after `Last-Event-ID`"""
+    def get(self, query: dict[str, Any], game_id: str) -> Any:
+        """The log live, as Server-Sent Events; resumes after `Last-Event-ID`; a ticket opens a seat's feed"""
         game = games().load(game_id)
-        seat = games().seat_of(game, bearer_token())
+        seat = feed_seat(game, query.get("ticket"))
         last = request.headers.get("Last-Event-ID")
         after = header_integer("Last-Event-ID", last) if last is not None else query.get("after", 0)
+        if nothing_left(game, after):
+            return Response(status=204)
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-        body = stream_with_context(live(games(), game_id, seat, after))
+        body = stream_with_context(Feed(games(), game, seat, after).messages())
         return Response(body, mimetype="text/event-stream", headers=headers)
 
 
-def live(service: Games, game_id: str, seat: int | None, after: int) -> Iterator[str]:
-    """Events as they land, redacted for the caller; a comment every KEEPALIVE_S keeps proxies open.
-
-    The stream keeps its own copy of the table, folding in each event it relays, so a new event
-    costs one blocking read and nothing else. It ends once a finished game's last event is sent."""
-    yield "retry: 2000\n\n"
-    game = service.load(game_id)
-    backlog = (
-        service.store.read(game_id, after=after, limit=game.table.version - after) if after < game.table.version else []
-    )
-    for envelope in backlog:
-        yield sse(game, envelope, seat)
-    after = max(after, game.table.version)
-    stream = keys.events(game_id)
-    while game.table.status is not Status.FINISHED or game.table.version > after:
-        landed = service.store.redis.xread({stream: f"{after}-0"}, count=PAGE, block=KEEPALIVE_S * 1000)
-        if not landed:
-            yield ": keep-alive\n\n"
-            continue
-        for _, fields in landed[0][1]:
-            envelope = decode(fields[b"e"])
-            table = fold(game.ruleset, game.table, [envelope])
-            game = Game(game.ruleset, table, envelope.hash, game.token_hashes)
-            yield sse(game, envelope, seat)
-            after = envelope.version
+def feed_seat(game: Game, ticket: str | None) -> int | None:
+    """Whose feed it is: the seat of a ticket (once), of the bearer token, or nobody's (a spectator)."""
+    if ticket is None:
+        return games().seat_of(game, bearer_token())
+    if bearer_token() is not None:
+        raise InvalidRequestError("send a seat token or a ticket, not both")
+    seat = tickets().redeem(game.table.game_id, ticket)
+    if seat is None:
+        raise InvalidTokenError("this ticket is unknown, used or expired; ask for a new one", code="invalid_ticket")
+    return seat
 
 
-def sse(game: Game, envelope: Envelope, seat: int | None) -> str:
-    data = json.dumps(feed_item(game.ruleset, game.table, envelope, seat), separators=(",", ":"))
-    return f"id: {envelope.version}\nevent: {envelope.type}\ndata: {data}\n\n"
+@blp.route("/<game_id>/stream-tickets")
+class StreamTickets(MethodView):
+    @blp.response(201, schemas.StreamTicketSchema)
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(404, response="NOT_FOUND")
+    def post(self, game_id: str) -> Any:
+        """A single-use ticket, valid for a minute, that opens the seat's live feed (for EventSource)"""
+        game = games().load(game_id)
+        seat = games().seat_of(game, bearer_token())
+        if seat is None:
+            raise InvalidTokenError("a ticket is for a seat's feed: send the seat token")
+        ticket = tickets().issue(game_id, seat)
+        url = url_for("history.EventStream", game_id=game_id, ticket=ticket)
+        return {"ticket": ticket, "seat": seat, "expires_in_s": TICKET_TTL_S, "stream": url}, 201
 
 
 @blp.route("/<game_id>/states/<version:version>")

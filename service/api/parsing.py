@@ -89,8 +89,9 @@ class Blueprint(flask_smorest.Blueprint):
 
 
 def require_json_body() -> None:
-    """A POST's body must be JSON, sent as `application/json` (else 415); empty, null or broken is a 400."""
-    if request.method != "POST":
+    """A POST's body, if it has one, must be JSON sent as `application/json` (else 415); null or broken is a
+    400. A POST without a body (a ticket, say) needs none; one whose route needs a body is then a 422."""
+    if request.method != "POST" or (not request.content_length and not request.content_type):
         return
     if not request.is_json:
         raise UnsupportedMediaTypeError("send the request body as JSON, with Content-Type: application/json")

@@ -212,6 +212,17 @@ class MoveResultSchema(Schema):
 
 class StreamQuerySchema(Schema):
     after = fields.Integer(validate=validate.Range(0, MAX_INT), metadata={"description": "or send Last-Event-ID"})
+    ticket = fields.String(
+        validate=validate.Length(1, 100),
+        metadata={"description": "a ticket from `POST …/stream-tickets`: opens that seat's feed, once"},
+    )
+
+
+class StreamTicketSchema(Schema):
+    ticket = fields.String(metadata={"description": "single use; pass it as `?ticket=` to the live feed"})
+    seat = fields.Integer()
+    expires_in_s = fields.Integer(metadata={"description": "seconds the ticket stays valid if unused"})
+    stream = fields.String(metadata={"description": "the live feed's URL with the ticket, ready for EventSource"})
 
 
 class AuditSchema(Schema):

@@ -6,3 +6,4 @@ def test_key_formats_are_pinned_and_share_the_game_hash_tag() -> None:
     assert keys.snapshot("ab12") == "syndicate:game:{ab12}:snapshot"
     assert keys.tokens("ab12") == "syndicate:game:{ab12}:tokens"
     assert keys.idempotency("ab12", "c0ffee", "k-1") == "syndicate:game:{ab12}:idempotency:c0ffee:k-1"
+    assert keys.stream_ticket("ab12", "d1e5") == "syndicate:game:{ab12}:ticket:d1e5"

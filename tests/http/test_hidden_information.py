@@ -33,9 +33,10 @@ def twins(api: ApiClient) -> dict[str, Table]:
 
 
 def public_view(view: dict[str, Any]) -> dict[str, Any]:
-    """A game view without what legitimately differs between two games: the id, the creation time and the
-    seed commitment (each game draws its own salt)."""
-    return {k: v for k, v in view.items() if k not in PER_GAME}
+    """A game view without what legitimately differs between two games: the id, the creation time, the
+    seed commitment (each game draws its own salt) and the clock time a deadline falls."""
+    awaiting = [{k: v for k, v in a.items() if k != "deadline_at"} for a in view.get("awaiting", [])]
+    return {**{k: v for k, v in view.items() if k not in PER_GAME}, "awaiting": awaiting}
 
 
 def public_feed(events: list[dict[str, Any]]) -> list[dict[str, Any]]:

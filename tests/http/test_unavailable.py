@@ -33,6 +33,7 @@ def needing_redis(table: Table) -> dict[tuple[str, str], Request]:
         ("POST", f"{game}/moves", {"json": {"type": "play", "card": 1}, "headers": token}),
         ("GET", f"{game}/events", {"headers": {"Accept": "application/x-ndjson"}}),
         ("GET", f"{game}/events/stream", {}),
+        ("POST", f"{game}/stream-tickets", {"headers": token}),
         ("GET", f"{game}/states/1", {}),
         ("GET", f"{game}/audit", {}),
         ("GET", f"{game}/result", {}),

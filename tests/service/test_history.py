@@ -1,19 +1,12 @@
 import json
-import threading
-from collections.abc import Iterator
 
-import pytest
 import redis
-import requests
 from click.testing import CliRunner
-from flask import Flask
-from werkzeug.serving import make_server
 
 from events import keys
 from service.cli import main as cli
-from service.redis_server import free_port
 from tests.client import ApiClient
-from tests.service.read_models import SHARED_VICTORY_CARDS, play_corpus, play_shared_victory
+from tests.service.read_models import play_corpus, play_shared_victory
 
 
 def test_every_game_of_the_corpus_passes_its_audit(api: ApiClient) -> None:
@@ -117,71 +110,3 @@ def test_time_travel_shows_the_callers_view_as_it_was(api: ApiClient) -> None:
     missing = api.http.get(f"/v1/games/{table.id}/states/{version + 99}")
     assert missing.status_code == 404 and missing.json["code"] == "version_not_found"
     assert api.http.get(f"/v1/games/{table.id}/states/0").json["code"] == "version_not_found"
-
-
-@pytest.fixture
-def live_url(app: Flask) -> Iterator[str]:
-    server = make_server("127.0.0.1", free_port(), app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-
-
-def read_sse(response: requests.Response) -> Iterator[dict]:
-    event: dict = {}
-    for line in response.iter_lines(decode_unicode=True):
-        if line == "":
-            if "data" in event:
-                yield event
-            event = {}
-        elif not line.startswith(":"):
-            name, _, value = line.partition(": ")
-            event[name] = value
-
-
-def test_the_live_stream_follows_a_game_while_another_client_plays(api: ApiClient, live_url: str) -> None:
-    table = api.create(players=3, options={"first_boss": 0})
-    received: list[dict] = []
-    connected = threading.Event()
-
-    def listen() -> None:
-        with requests.get(f"{live_url}/v1/games/{table.id}/events/stream", stream=True, timeout=30) as response:
-            assert response.headers["Content-Type"].startswith("text/event-stream")
-            for event in read_sse(response):
-                received.append(event)
-                connected.set()
-
-    listener = threading.Thread(target=listen)
-    listener.start()
-    assert connected.wait(timeout=10)
-    for card in SHARED_VICTORY_CARDS[:-1]:
-        for seat in range(3):
-            assert api.play(table, seat, card).status_code == 200
-    wait_until(lambda: len(received) == api.game(table)["version"])
-    played = [json.loads(e["data"]) for e in received if e["event"] == "twelve_gangsters.gangster_played"]
-    assert len(played) == 33 and all("card" not in e["payload"] for e in played)
-    for seat in range(3):
-        assert api.play(table, seat, SHARED_VICTORY_CARDS[-1]).status_code == 200
-    listener.join(timeout=30)
-    assert not listener.is_alive(), "the stream did not end with the game"
-    assert [int(e["id"]) for e in received] == list(range(1, api.game(table)["version"] + 1))
-    assert json.loads(received[-1]["data"])["type"] == "twelve_gangsters.round_revealed"
-
-
-def wait_until(condition, timeout_s: float = 10) -> None:  # type: ignore[no-untyped-def]
-    import time
-
-    deadline = time.monotonic() + timeout_s
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)
-
-
-def test_the_live_stream_resumes_after_last_event_id(api: ApiClient, live_url: str) -> None:
-    table = play_shared_victory(api)
-    with requests.get(
-        f"{live_url}/v1/games/{table.id}/events/stream", headers={"Last-Event-ID": "60"}, stream=True, timeout=30
-    ) as response:
-        ids = [int(e["id"]) for e in read_sse(response)]
-    assert ids == list(range(61, api.game(table)["version"] + 1))

@@ -1,0 +1,38 @@
+"""Live feed tickets: a short-lived, single-use secret that opens one seat's live feed.
+
+A browser's EventSource cannot send `Authorization`, and a seat token must never travel in a URL (it would
+land in logs and histories). So a client trades its token for a ticket (`POST …/stream-tickets`) and opens
+the feed with `?ticket=`: the ticket is kept only as a hash, expires after TICKET_TTL_S seconds, and is
+deleted by the read that redeems it (GETDEL), so it opens at most one feed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+import redis
+
+from events import keys
+
+TICKET_TTL_S = 60
+
+
+def digest(ticket: str) -> str:
+    return hashlib.sha256(ticket.encode()).hexdigest()
+
+
+class TicketStore:
+    def __init__(self, client: redis.Redis) -> None:
+        self.redis = client
+
+    def issue(self, game_id: str, seat: int, ttl_s: int = TICKET_TTL_S) -> str:
+        """A new ticket for the seat's feed of the game."""
+        ticket = secrets.token_urlsafe(32)
+        self.redis.set(keys.stream_ticket(game_id, digest(ticket)), seat, ex=ttl_s)
+        return ticket
+
+    def redeem(self, game_id: str, ticket: str) -> int | None:
+        """The seat the ticket opens the feed for, once; None for an unknown, used or expired ticket."""
+        seat = self.redis.getdel(keys.stream_ticket(game_id, digest(ticket)))
+        return None if seat is None else int(seat)

@@ -1,0 +1,85 @@
+"""A game's live feed as Server-Sent Events: the log as the caller may see it, as it lands.
+
+Each stored event is one SSE message: `id` its version, `event` its type, `data` the event as `GET …/events`
+shows it. Two things are said on the feed only, never stored:
+- `game_finished`, right after the event that ends the game (with the same `id`), carrying the result; sent
+  again at the start of a feed resumed at or after that event, so a client that reconnects cannot miss it;
+- a comment (`: keep-alive`) every KEEPALIVE_S seconds of silence, so proxies keep the connection open.
+The first message also carries `retry:`, the reconnection delay. The feed stays open until `game_tallied` has
+been sent, then ends; a feed asked for after the tally has nothing left to say (the view answers 204), so a
+browser's EventSource stops reconnecting.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from events.envelope import Envelope
+from games.table import Status, Table
+from projections.replay import fold
+from projections.results import result_of
+from service.feed import feed_item
+from service.games import Game, Games
+
+KEEPALIVE_S = 15
+RETRY_MS = 2000
+PAGE = 500
+
+
+def finished_at(table: Table[Any]) -> int | None:
+    """The version of the event that ended the game, if it has ended: only the tally may follow it."""
+    if table.status is not Status.FINISHED:
+        return None
+    return table.version - 1 if table.tallied else table.version
+
+
+def nothing_left(game: Game, after: int) -> bool:
+    """Whether a feed resumed after `after` would have nothing to send: the game is tallied and read to its end."""
+    return game.table.tallied and after >= game.table.version
+
+
+class Feed:
+    """One client's feed: it keeps its own copy of the table, folding in each event it relays, so a new event
+    costs one blocking read and nothing else."""
+
+    def __init__(self, games: Games, game: Game, seat: int | None, after: int) -> None:
+        self.games, self.game, self.seat, self.after = games, game, seat, after
+        self.retry_sent = False
+
+    def messages(self) -> Iterator[str]:
+        store, game_id = self.games.store, self.game.table.game_id
+        end = finished_at(self.game.table)
+        if end is not None and self.after >= end:
+            yield self.finished(end)
+        while self.after < self.game.table.version:  # the backlog, shown as the game stands now
+            page = store.read(game_id, after=self.after, limit=min(PAGE, self.game.table.version - self.after))
+            for envelope in page:
+                yield from self.relay(envelope, self.game, end)
+        while not self.game.table.tallied:
+            landed = store.wait_for(game_id, self.after, block_s=KEEPALIVE_S, count=PAGE)
+            if not landed:
+                yield ": keep-alive\n\n"
+            for envelope in landed:
+                table = fold(self.game.ruleset, self.game.table, [envelope])
+                assert table is not None
+                self.game = Game(self.game.ruleset, table, envelope.hash, self.game.token_hashes)
+                yield from self.relay(envelope, self.game, finished_at(table))
+
+    def relay(self, envelope: Envelope, game: Game, end: int | None) -> Iterator[str]:
+        item = feed_item(game.ruleset, game.table, envelope, self.seat)
+        yield self.message(envelope.version, envelope.type, item)
+        self.after = envelope.version
+        if envelope.version == end:
+            yield self.finished(end)
+
+    def finished(self, version: int) -> str:
+        table = self.game.table
+        body = {"game_id": table.game_id, "version": version, "result": result_of(self.game.ruleset, table)}
+        return self.message(version, "game_finished", body)
+
+    def message(self, version: int, kind: str, data: dict[str, Any]) -> str:
+        retry = "" if self.retry_sent else f"retry: {RETRY_MS}\n"
+        self.retry_sent = True
+        return f"{retry}id: {version}\nevent: {kind}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"

@@ -1,0 +1,103 @@
+"""HTTP manners: CORS for configured origins only, 304 for an unchanged view or page, and a 429 that says when
+to come back and which limit it hit."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from flask import Flask
+
+from service.app import create_app
+from service.config import Config
+from tests.client import ApiClient, assert_problem
+
+ORIGIN = "https://tables.example"
+
+
+@pytest.fixture
+def browser_app(config: Config) -> Flask:
+    return create_app(dataclasses.replace(config, cors_origins=(ORIGIN,)), TESTING=True)
+
+
+def test_a_configured_origin_may_call_the_api_and_read_its_headers(browser_app: Flask) -> None:
+    http = browser_app.test_client()
+    response = http.get("/v1/rulesets", headers={"Origin": ORIGIN})
+    assert response.headers["Access-Control-Allow-Origin"] == ORIGIN
+    exposed = {h.strip() for h in response.headers["Access-Control-Expose-Headers"].split(",")}
+    assert {"ETag", "Retry-After", "RateLimit-Reset", "X-Pagination", "Location"} <= exposed
+
+
+def test_a_preflight_for_a_move_allows_its_headers(browser_app: Flask) -> None:
+    response = browser_app.test_client().options(
+        "/v1/games/0123456789abcdef/moves",
+        headers={
+            "Origin": ORIGIN,
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "authorization, content-type, if-match, idempotency-key",
+        },
+    )
+    assert response.status_code == 200
+    assert response.headers["Access-Control-Allow-Origin"] == ORIGIN
+    allowed = response.headers["Access-Control-Allow-Headers"].lower()
+    assert all(h in allowed for h in ("authorization", "content-type", "if-match", "idempotency-key"))
+
+
+def test_another_origin_and_the_default_app_get_no_cors_headers(browser_app: Flask, app: Flask) -> None:
+    other = browser_app.test_client().get("/v1/rulesets", headers={"Origin": "https://elsewhere.example"})
+    assert "Access-Control-Allow-Origin" not in other.headers
+    default = app.test_client().get("/v1/rulesets", headers={"Origin": ORIGIN})
+    assert "Access-Control-Allow-Origin" not in default.headers
+
+
+def test_cors_origins_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SYNDICATE_CORS_ORIGINS", f" {ORIGIN}, http://localhost:5173 ,")
+    assert Config().cors_origins == (ORIGIN, "http://localhost:5173")
+    monkeypatch.delenv("SYNDICATE_CORS_ORIGINS")
+    assert Config().cors_origins == ()
+
+
+def test_an_unchanged_view_is_304_until_the_game_moves(api: ApiClient) -> None:
+    table = api.create(players=3, options={"first_boss": 0})
+    url, seat0 = f"/v1/games/{table.id}", api.auth(table, 0)
+    first = api.http.get(url, headers=seat0)
+    tag = first.headers["ETag"]
+    assert first.headers["Vary"] == "Authorization"
+    again = api.http.get(url, headers={**seat0, "If-None-Match": tag})
+    assert again.status_code == 304 and again.data == b"" and again.headers["ETag"] == tag
+    assert api.http.get(url, headers={**seat0, "If-None-Match": f"W/{tag}"}).status_code == 304
+    assert api.play(table, 1, 4).status_code == 200
+    moved = api.http.get(url, headers={**seat0, "If-None-Match": tag})
+    assert moved.status_code == 200 and moved.headers["ETag"] != tag
+
+
+def test_an_unchanged_event_page_and_result_are_304(api: ApiClient) -> None:
+    table = api.create(players=3, options={"first_boss": 0})
+    page = api.http.get(f"/v1/games/{table.id}/events")
+    unchanged = api.http.get(f"/v1/games/{table.id}/events", headers={"If-None-Match": page.headers["ETag"]})
+    assert unchanged.status_code == 304
+    for card in range(1, 13):
+        for seat in range(3):
+            api.play(table, seat, card)
+    result = api.result(table)
+    again = api.http.get(f"/v1/games/{table.id}/result", headers={"If-None-Match": result.headers["ETag"]})
+    assert again.status_code == 304
+
+
+@pytest.fixture
+def limited(config: Config) -> Flask:
+    return create_app(dataclasses.replace(config, rate_limit="2 per minute"), TESTING=True)
+
+
+def test_a_429_says_when_to_come_back_and_which_limit_it_hit(limited: Flask) -> None:
+    http = limited.test_client()
+    for _ in range(2):
+        ok = http.get("/v1/rulesets")
+        assert ok.status_code == 200 and "RateLimit-Limit" not in ok.headers  # only a 429 pays for them
+    refused = http.get("/v1/rulesets")
+    assert_problem(refused, 429, "rate_limited")
+    assert 1 <= int(refused.headers["Retry-After"]) <= 60
+    assert refused.headers["RateLimit-Limit"] == "2"
+    assert refused.headers["RateLimit-Remaining"] == "0"
+    assert 1 <= int(refused.headers["RateLimit-Reset"]) <= 60
+    assert refused.headers["RateLimit-Policy"] == "2;w=60"

@@ -1,0 +1,191 @@
+"""The live feed as clients live with it: `retry:` with the first event, the end of the game as an event, the
+feed open until the tally, 204 once there is nothing left, keep-alives, and stream tickets for browsers."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+import requests
+from flask import Flask
+from werkzeug.serving import make_server
+
+from events.tickets import TicketStore
+from service import live
+from service.house import House
+from service.redis_server import free_port
+from tests.client import ApiClient, Table, assert_problem
+from tests.service.read_models import SHARED_VICTORY_CARDS, play_shared_victory
+
+
+@pytest.fixture
+def live_url(app: Flask) -> Iterator[str]:
+    server = make_server("127.0.0.1", free_port(), app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+
+
+def messages(response: requests.Response) -> Iterator[dict[str, str]]:
+    """Each SSE message as its fields; a comment block as {"comment": ...}."""
+    fields: dict[str, str] = {}
+    for line in response.iter_lines(decode_unicode=True):
+        if line == "":
+            if fields:
+                yield fields
+            fields = {}
+        elif line.startswith(":"):
+            fields["comment"] = line[1:].strip()
+        else:
+            name, _, value = line.partition(": ")
+            fields[name] = value
+
+
+def listen(url: str, into: list[dict[str, str]], **kwargs: Any) -> threading.Thread:
+    connected = threading.Event()
+
+    def run() -> None:
+        with requests.get(url, stream=True, timeout=30, **kwargs) as response:
+            assert response.headers["Content-Type"].startswith("text/event-stream")
+            connected.set()
+            for message in messages(response):
+                into.append(message)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    assert connected.wait(timeout=10)
+    return thread
+
+
+def wait_until(condition: Callable[[], Any], timeout_s: float = 10) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+def test_the_feed_follows_the_game_announces_its_end_and_closes_after_the_tally(
+    api: ApiClient, house: House, live_url: str
+) -> None:
+    table = api.create(players=3, options={"first_boss": 0})
+    received: list[dict[str, str]] = []
+    listener = listen(f"{live_url}/v1/games/{table.id}/events/stream", received)
+    for card in SHARED_VICTORY_CARDS:
+        for seat in range(3):
+            assert api.play(table, seat, card).status_code == 200
+    end = api.game(table)["version"]
+    wait_until(lambda: any(m.get("event") == "game_finished" for m in received))
+    time.sleep(0.3)
+    assert listener.is_alive(), "the feed closed before the tally was sent"
+    assert house.tally(table.id) == "tallied"
+    listener.join(timeout=20)
+    assert not listener.is_alive(), "the feed did not end after the tally"
+    events = [m for m in received if "event" in m]
+    assert [m["event"] for m in events[-3:]] == ["twelve_gangsters.round_revealed", "game_finished", "game_tallied"]
+    assert [int(m["id"]) for m in events if m["event"] != "game_finished"] == list(range(1, end + 2))
+    finished = json.loads(events[-2]["data"])
+    assert int(events[-2]["id"]) == end == finished["version"]
+    assert finished["result"]["winners"] == api.result(table).json["winners"]
+    played = [json.loads(m["data"]) for m in events if m["event"] == "twelve_gangsters.gangster_played"]
+    assert all("card" not in e["payload"] for e in played[:-3])  # hidden while the game ran
+
+
+def test_retry_rides_on_the_first_event_never_alone(api: ApiClient, house: House, live_url: str) -> None:
+    table = play_shared_victory(api)
+    house.tally(table.id)
+    with requests.get(f"{live_url}/v1/games/{table.id}/events/stream", stream=True, timeout=30) as response:
+        received = list(messages(response))
+    assert received[0]["retry"] == str(live.RETRY_MS) and received[0]["id"] == "1" and "data" in received[0]
+    assert all("data" in m for m in received)
+    assert sum("retry" in m for m in received) == 1
+
+
+def test_a_feed_resumed_after_the_end_says_the_game_finished_then_sends_the_tally(
+    api: ApiClient, house: House, live_url: str
+) -> None:
+    table = play_shared_victory(api)
+    end = api.game(table)["version"]
+    house.tally(table.id)
+    url = f"{live_url}/v1/games/{table.id}/events/stream"
+    with requests.get(url, headers={"Last-Event-ID": str(end - 2)}, stream=True, timeout=30) as response:
+        assert [(m["id"], m["event"]) for m in messages(response)] == [
+            (str(end - 1), "twelve_gangsters.gangster_played"),
+            (str(end), "twelve_gangsters.round_revealed"),
+            (str(end), "game_finished"),
+            (str(end + 1), "game_tallied"),
+        ]
+    with requests.get(url, headers={"Last-Event-ID": str(end)}, stream=True, timeout=30) as response:
+        assert [(m["id"], m["event"]) for m in messages(response)] == [
+            (str(end), "game_finished"),
+            (str(end + 1), "game_tallied"),
+        ]
+
+
+def test_a_tallied_game_read_to_its_end_answers_204_so_event_source_stops(api: ApiClient, house: House) -> None:
+    table = play_shared_victory(api)
+    house.tally(table.id)
+    last = api.game(table)["version"]
+    response = api.http.get(f"/v1/games/{table.id}/events/stream", headers={"Last-Event-ID": str(last)})
+    assert response.status_code == 204 and response.data == b""
+    assert api.http.get(f"/v1/games/{table.id}/events/stream?after={last}").status_code == 204
+
+
+def test_a_silent_feed_sends_keep_alive_comments(
+    api: ApiClient, live_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(live, "KEEPALIVE_S", 0.2)
+    table = api.create(players=3)
+    received: list[dict[str, str]] = []
+    listen(f"{live_url}/v1/games/{table.id}/events/stream?after={api.version(table)}", received)
+    wait_until(lambda: sum(m.get("comment") == "keep-alive" for m in received) >= 2)
+
+
+# -- stream tickets -------------------------------------------------------------------------------
+
+
+def ticket_for(api: ApiClient, table: Table, seat: int) -> dict[str, Any]:
+    response = api.http.post(f"/v1/games/{table.id}/stream-tickets", headers=api.auth(table, seat))
+    assert response.status_code == 201, response.json
+    return response.json
+
+
+def test_a_ticket_opens_the_seats_own_feed_once(api: ApiClient, house: House, live_url: str) -> None:
+    table = api.create(players=3, options={"first_boss": 0})
+    assert api.play(table, 1, 7).status_code == 200
+    issued = ticket_for(api, table, 1)
+    assert issued["seat"] == 1 and issued["expires_in_s"] == 60
+    assert issued["stream"] == f"/v1/games/{table.id}/events/stream?ticket={issued['ticket']}"
+    received: list[dict[str, str]] = []
+    listen(f"{live_url}{issued['stream']}", received)
+    wait_until(lambda: any(m.get("event") == "twelve_gangsters.gangster_played" for m in received))
+    [own] = [json.loads(m["data"]) for m in received if m.get("event") == "twelve_gangsters.gangster_played"]
+    assert own["payload"] == {"seat": 1, "card": 7}  # what only seat 1 may see
+    again = requests.get(f"{live_url}{issued['stream']}", timeout=10)
+    assert again.status_code == 401 and again.json()["code"] == "invalid_ticket"
+
+
+def test_a_ticket_is_refused_when_expired_for_another_game_or_beside_a_token(
+    api: ApiClient, app: Flask, live_url: str
+) -> None:
+    table, other = api.create(players=3), api.create(players=3)
+    store: TicketStore = app.extensions["syndicate.tickets"]
+    expired = store.issue(table.id, 0, ttl_s=1)
+    time.sleep(1.5)
+    assert_problem(api.http.get(f"/v1/games/{table.id}/events/stream?ticket={expired}"), 401, "invalid_ticket")
+    elsewhere = ticket_for(api, table, 0)["ticket"]
+    assert_problem(api.http.get(f"/v1/games/{other.id}/events/stream?ticket={elsewhere}"), 401, "invalid_ticket")
+    both = ticket_for(api, table, 0)["ticket"]
+    response = api.http.get(f"/v1/games/{table.id}/events/stream?ticket={both}", headers=api.auth(table, 0))
+    assert_problem(response, 422, "invalid_request")
+
+
+def test_only_a_seat_may_ask_for_a_ticket(api: ApiClient) -> None:
+    table = api.create(players=3)
+    assert_problem(api.http.post(f"/v1/games/{table.id}/stream-tickets"), 401, "invalid_token")
+    bad = {"Authorization": "Bearer not-a-seat"}
+    assert_problem(api.http.post(f"/v1/games/{table.id}/stream-tickets", headers=bad), 401, "invalid_token")
