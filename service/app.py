@@ -11,6 +11,7 @@ from flask_limiter import Limiter
 from events.store import EventStore
 from games.registry import RULESETS
 from projections import Projections
+from service import docs
 from service.api import BLUEPRINTS, parsing
 from service.api.problems import ProblemApi
 from service.config import Config
@@ -25,7 +26,7 @@ API_SETTINGS = {
     "OPENAPI_URL_PREFIX": "/",
     "OPENAPI_JSON_PATH": "openapi.json",
     "OPENAPI_SWAGGER_UI_PATH": "docs",
-    "OPENAPI_SWAGGER_UI_URL": "https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+    **docs.SETTINGS,
     "API_SPEC_OPTIONS": {
         "info": {"description": "Gangster card games over HTTP: every move an event, every game auditable by replay."},
         "components": {
@@ -66,6 +67,7 @@ def create_app(config: Config | None = None, **overrides: Any) -> Flask:
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
     document_moves(api)
+    app.register_blueprint(docs.assets)
     limiter.exempt(app.view_functions["health.Health"])
     limiter.exempt(app.view_functions["health.Live"])
     limiter.exempt(app.view_functions["health.Ready"])
