@@ -51,13 +51,17 @@ def needing_redis(table: Table) -> dict[tuple[str, str], Request]:
 WITHOUT_REDIS = {
     "/livez": 200,
     "/v1/rulesets": 200,
+    "/v1/rulesets/mobsters/cards": 200,
     "/openapi.json": 200,
     "/docs": 200,
     "/docs/assets/swagger-ui-bundle.js": 200,
     "/healthz": 503,
 }
 """Routes that answer without Redis: the catalogue and the docs are code; /healthz keeps its own body."""
-RULE_OF = {"/docs/assets/swagger-ui-bundle.js": "/docs/assets/<path:filename>"}
+RULE_OF = {
+    "/v1/rulesets/mobsters/cards": "/v1/rulesets/<ruleset_id>/cards",
+    "/docs/assets/swagger-ui-bundle.js": "/docs/assets/<path:filename>",
+}
 """The route of each URL above that is not its own route."""
 
 
