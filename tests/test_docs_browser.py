@@ -1,6 +1,6 @@
 """/docs in a real browser (Debian's Chromium, driven by Playwright) with every other host cut off: Swagger UI
-renders the operations, "Authorize" keeps a seat token across a reload, nothing is asked of another host and
-nothing is logged as an error."""
+renders the operations, "Authorize" keeps a seat token across a reload, "Try it out" asks the service itself,
+nothing is asked of another host and nothing is logged as an error."""
 
 from __future__ import annotations
 
@@ -121,5 +121,25 @@ def test_docs_render_every_operation_offline_and_keep_the_seat_token(context: Br
     assert "seatToken" in kept and "a-seat-token" in kept, "persistAuthorization keeps the token"
     assert page.locator(".auth-wrapper button.authorize.locked").count() == 1, "shown as authorized after a reload"
 
+    assert watch.elsewhere == [], f"/docs asked another host: {watch.elsewhere}"
+    assert watch.errors == [], f"the console logged errors: {watch.errors}"
+
+
+def test_try_it_out_asks_the_service_itself(context: BrowserContext, live_url: str) -> None:
+    page, watch = watched(context)
+    page.goto(f"{live_url}/docs", wait_until="networkidle")
+
+    cards = page.locator(
+        ".opblock", has=page.locator(".opblock-summary-path", has_text="/v1/rulesets/{ruleset_id}/cards")
+    )
+    cards.locator(".opblock-summary").click()
+    cards.locator("button.try-out__btn").click()
+    cards.locator(".parameters select").select_option("mobsters")
+    cards.locator("button.execute").click()
+
+    answer = cards.locator(".live-responses-table tr.response .response-col_status").first
+    answer.wait_for(state="visible")
+    assert answer.inner_text().strip() == "200"
+    assert "mobster:the-worm" in cards.locator(".live-responses-table .microlight").first.inner_text()
     assert watch.elsewhere == [], f"/docs asked another host: {watch.elsewhere}"
     assert watch.errors == [], f"the console logged errors: {watch.errors}"
