@@ -144,6 +144,29 @@ def _deciding_tie_breaker(
     return deciding
 
 
+@dataclass(frozen=True)
+class Constant:
+    """A number of the rules (or a table of them), with what it means."""
+
+    value: Any
+    description: str
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """Every card (or token) id a client meets in a game's views and events, with its numbers, and the rules'
+    other numbers: what a bot needs to value cards without the rulebook. A pure, JSON-able value that each game
+    builds from its own card tables and constants, so it cannot drift from what the rules score.
+
+    Each of `cards` has `id` (as views, events and moves spell it), `kind`, `name` and `value` (what the card is
+    worth by itself, 0 for nothing), and may have fields of its game's own (see the game's `catalogue.py`).
+    `kinds` says what each kind is and does; `constants` names the rules' other numbers."""
+
+    cards: tuple[Mapping[str, Any], ...] = ()
+    kinds: Mapping[str, str] = field(default_factory=dict)
+    constants: Mapping[str, Constant] = field(default_factory=dict)
+
+
 S = TypeVar("S")
 
 
@@ -167,6 +190,7 @@ class Ruleset(Generic[S]):
       window), or None to use the table's `move_deadline_s` option, if any.
     - `timeout(state, rng)`: what being late means now, as events; None means "nothing special": a
       random bot then decides for each awaited seat.
+    - `catalogue`: every card id of the game with its numbers, and the rules' other numbers (empty by default).
     - `renews_wait(before, after)`: whether `after` (the state one event later) owes a new decision that
       `awaiting` cannot tell from the one `before` owed: the same seat owing the same kind of decision
       again, e.g. a lone seat's next pick. By default never: see `games.table.waits_anew`.
@@ -199,6 +223,7 @@ class Ruleset(Generic[S]):
     time_limit: Callable[[S], int | None] = lambda state: None
     timeout: Callable[[S, random.Random], list[Event] | None] = lambda state, rng: None
     renews_wait: Callable[[S, S], bool] = lambda before, after: False
+    catalogue: Catalogue = field(default_factory=Catalogue)
 
     def move_type(self, name: str) -> type[Move] | None:
         """The move class whose `type` tag is `name`."""

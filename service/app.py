@@ -12,6 +12,7 @@ from events.store import EventStore
 from events.tickets import TicketStore
 from games.registry import RULESETS
 from projections import Projections
+from service import docs
 from service.api import BLUEPRINTS, hygiene, parsing
 from service.api.problems import ProblemApi
 from service.config import Config
@@ -26,7 +27,7 @@ API_SETTINGS = {
     "OPENAPI_URL_PREFIX": "/",
     "OPENAPI_JSON_PATH": "openapi.json",
     "OPENAPI_SWAGGER_UI_PATH": "docs",
-    "OPENAPI_SWAGGER_UI_URL": "https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+    **docs.SETTINGS,
     "API_SPEC_OPTIONS": {
         "info": {"description": "Gangster card games over HTTP: every move an event, every game auditable by replay."},
         "components": {
@@ -68,6 +69,7 @@ def create_app(config: Config | None = None, **overrides: Any) -> Flask:
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
     document_moves(api)
+    app.register_blueprint(docs.assets)
     limiter.exempt(app.view_functions["health.Health"])
     limiter.exempt(app.view_functions["health.Live"])
     limiter.exempt(app.view_functions["health.Ready"])

@@ -19,6 +19,10 @@ class GameNotFoundError(ProblemError):
     status, code, title = 404, "game_not_found", "No such game"
 
 
+class RulesetNotFoundError(ProblemError):
+    status, code, title = 404, "ruleset_not_found", "No such ruleset"
+
+
 class NotFoundError(ProblemError):
     status, code, title = 404, "not_found", "Not found"
 

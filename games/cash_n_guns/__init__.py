@@ -46,6 +46,7 @@ decision of its own, with its own deadline, even when one standing seat makes ev
 from games.base import Option, Ruleset
 from games.cash_n_guns import rules, views
 from games.cash_n_guns.bots import smart_bot
+from games.cash_n_guns.catalogue import CATALOGUE
 from games.cash_n_guns.events import EVENTS, MOVES
 from games.cash_n_guns.legality import legal_moves
 from games.cash_n_guns.state import State, evolve, initial_state
@@ -73,6 +74,7 @@ RULESET = Ruleset(
     timeout=rules.timeout,
     renews_wait=rules.renews_wait,
     bots={"smart": smart_bot},
+    catalogue=CATALOGUE,
     options={
         "first_godfather": Option(
             int, None, "the seat that holds the Godfather's desk first (drawn at random if unset)", names_a_seat=True

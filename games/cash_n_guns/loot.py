@@ -17,6 +17,10 @@ PAINTINGS, CLIPS, FIRST_AID_KITS = 10, 3, 2
 PAINTING_VALUES = (0, 4000, 12000, 30000, 60000, 100000, 150000, 200000, 300000, 400000, 500000)
 """The value of a seat's paintings by how many it holds (index = count)."""
 DIAMOND_BONUS = 60000
+CLIP_BANGS = 1
+"""Bang! cards a clip adds to its taker's bullet cards, at once."""
+KIT_HEALS = 1
+"""Wounds a first-aid kit removes from its taker, at once (never below none)."""
 PILES, PILE_SIZE = 8, 8
 
 

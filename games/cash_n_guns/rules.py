@@ -13,7 +13,17 @@ from games.base import Event, Move, Result
 from games.cash_n_guns import events as ev
 from games.cash_n_guns.legality import check
 from games.cash_n_guns.loot import DECK, deal, tally
-from games.cash_n_guns.state import TURNS, Phase, State, evolve, living, next_godfather, orderable
+from games.cash_n_guns.state import (
+    BANG_WOUNDS,
+    DEAD_AT,
+    TURNS,
+    Phase,
+    State,
+    evolve,
+    living,
+    next_godfather,
+    orderable,
+)
 
 
 def start(state: State, rng: random.Random) -> list[Event]:
@@ -143,8 +153,8 @@ def shots(state: State) -> ev.ShotsResolved:
             cards.append("discarded")
         else:
             cards.append(gangster.loaded)
-            hits[target] += gangster.loaded == "bang"
-    died = tuple(s for s, g in enumerate(state.gangsters) if g.alive and g.wounds + hits[s] >= 3)
+            hits[target] += BANG_WOUNDS if gangster.loaded == "bang" else 0
+    died = tuple(s for s, g in enumerate(state.gangsters) if g.alive and g.wounds + hits[s] >= DEAD_AT)
     return ev.ShotsResolved(turn=state.turn, cards=tuple(cards), hits=tuple(hits), died=died)
 
 

@@ -10,12 +10,14 @@ import msgspec
 
 from games.base import Event
 from games.cash_n_guns import events as ev
-from games.cash_n_guns.loot import kind
+from games.cash_n_guns.loot import CLIP_BANGS, KIT_HEALS, kind
 
 TURNS = 8
 START_BANGS, START_CLICKS = 3, 5
 DEAD_AT = 3
 """Wounds that kill."""
+BANG_WOUNDS = 1
+"""Wounds one Bang! deals when it is fired; a Click deals none."""
 
 
 class Phase(StrEnum):
@@ -161,9 +163,9 @@ def _took_loot(state: State, event: ev.LootTaken) -> State:
     gangster = state.gangsters[event.seat]
     effect: dict[str, int] = {}
     if kind(event.card) == "clip":
-        effect = {"bangs": gangster.bangs + 1}
+        effect = {"bangs": gangster.bangs + CLIP_BANGS}
     elif kind(event.card) == "first-aid":
-        effect = {"wounds": max(0, gangster.wounds - 1)}
+        effect = {"wounds": max(0, gangster.wounds - KIT_HEALS)}
     table_loot = tuple(c for c in state.table_loot if c != event.card)
     gangsters = _with(state, event.seat, loot=(*gangster.loot, event.card), **effect)
     return _passed_on(msgspec.structs.replace(state, table_loot=table_loot, gangsters=gangsters), event.seat)

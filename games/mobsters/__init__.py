@@ -64,6 +64,7 @@ sets `move_deadline_s`, is met by the random bot.
 from games.base import Option, Ruleset
 from games.mobsters import rules, views
 from games.mobsters.bots import smart_bot
+from games.mobsters.catalogue import CATALOGUE
 from games.mobsters.events import EVENTS
 from games.mobsters.evolve import evolve
 from games.mobsters.legality import legal_moves
@@ -90,6 +91,7 @@ RULESET = Ruleset(
     is_over=rules.is_over,
     result=rules.result,
     bots={"smart": smart_bot},
+    catalogue=CATALOGUE,
     options={
         "first_player": Option(int, None, "the seat that plays first (drawn at random if unset)", names_a_seat=True),
         "attendance": Option(bool, False, "the optional attendance rule: each mobster rolls 4-6 to lose its action"),

@@ -12,14 +12,15 @@ number of successful heists, then shared. The first Boss is `options.first_boss`
 from games.base import Option, Ruleset
 from games.twelve_gangsters import rules
 from games.twelve_gangsters.bots import smart_bot
+from games.twelve_gangsters.catalogue import CATALOGUE
 from games.twelve_gangsters.events import EVENTS, Play
 
 RULESET = Ruleset(
     id="twelve-gangsters",
     name="12 Gangsters",
     description=__doc__ or "",
-    min_seats=3,
-    max_seats=6,
+    min_seats=rules.MIN_SEATS,
+    max_seats=rules.MAX_SEATS,
     state_type=rules.State,
     moves=(Play,),
     events=EVENTS,
@@ -34,6 +35,7 @@ RULESET = Ruleset(
     is_over=rules.is_over,
     result=rules.result,
     bots={"smart": smart_bot},
+    catalogue=CATALOGUE,
     options={
         "first_boss": Option(
             int,

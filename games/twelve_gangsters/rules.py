@@ -28,14 +28,23 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     history: tuple[RoundRevealed, ...] = ()
 
 
+MIN_SEATS, MAX_SEATS = 3, 6
+GANGSTERS: tuple[int, ...] = tuple(range(1, 13))
+"""The gangsters of one colour. A gangster is worth its number: a seat scores the numbers that succeed."""
+
+
+def hand(seats: int) -> tuple[int, ...]:
+    """What each seat holds, one gangster a round: all twelve, but 1-10 with five players (11 and 12 are out)."""
+    return GANGSTERS[:10] if seats == 5 else GANGSTERS
+
+
 def initial_state(seats: int, options: Mapping[str, Any]) -> State:
-    """Each seat holds gangsters 1-12 of its colour; 1-10 with five players, who play 10 rounds."""
-    rounds = 10 if seats == 5 else 12
+    """Each seat holds its colour's gangsters and plays one a round until they are gone."""
     return State(
         seats=seats,
-        rounds=rounds,
+        rounds=len(hand(seats)),
         first_boss=options.get("first_boss"),
-        hands=tuple(tuple(range(1, rounds + 1)) for _ in range(seats)),
+        hands=(hand(seats),) * seats,
         chosen=(None,) * seats,
         succeeded=((),) * seats,
         stopped=((),) * seats,

@@ -11,7 +11,9 @@ from games.base import Ruleset
 from games.registry import RULESETS
 from games.table import options_of
 from service.api import schemas
+from service.api.catalogue_schemas import CatalogueSchema
 from service.api.parsing import Blueprint
+from service.errors import RulesetNotFoundError
 
 blp = Blueprint("rulesets", __name__, url_prefix="/v1/rulesets", description="The games offered")
 
@@ -38,3 +40,34 @@ class RulesetCollection(MethodView):
     def get(self) -> Any:
         """The games offered: players, options and move types"""
         return [describe(r) for r in RULESETS.values()]
+
+
+def catalogue(ruleset_id: str) -> dict[str, Any]:
+    """The game's own catalogue (games/<game>/catalogue.py), as JSON; RulesetNotFoundError for an unknown id."""
+    ruleset = RULESETS.get(ruleset_id)
+    if ruleset is None:
+        raise RulesetNotFoundError(f"no ruleset {ruleset_id!r}; offered: {', '.join(RULESETS)}")
+    found = ruleset.catalogue
+    return {
+        "ruleset": ruleset.id,
+        "cards": [dict(card) for card in found.cards],
+        "kinds": dict(found.kinds),
+        "constants": {name: {"value": c.value, "description": c.description} for name, c in found.constants.items()},
+    }
+
+
+RULESET_ID = {
+    "in": "path",
+    "name": "ruleset_id",
+    "description": "a ruleset's `id`, as `GET /v1/rulesets` lists them",
+    "schema": {"type": "string", "enum": list(RULESETS)},
+}
+
+
+@blp.route("/<ruleset_id>/cards", parameters=[RULESET_ID])
+class CardCatalogue(MethodView):
+    @blp.response(200, CatalogueSchema)
+    @blp.alt_response(404, response="NOT_FOUND")
+    def get(self, ruleset_id: str) -> Any:
+        """A game's card catalogue: every card and loot id with its numbers, and the rules' other numbers"""
+        return catalogue(ruleset_id)
