@@ -33,6 +33,10 @@ RULESET = Ruleset(
     legal_moves=rules.legal_moves,
     is_over=rules.is_over,
     result=rules.result,
+    decisions=rules.DECISIONS,
+    state_view=rules.StateView,
+    you_view=rules.You,
+    secret_fields=rules.SECRET_FIELDS,
     bots={"smart": smart_bot},
     options={
         "first_boss": Option(
