@@ -56,7 +56,8 @@ def struct_components(types: Iterable[Any], name_prefix: str = "") -> dict[str, 
         if "." in name:  # msgspec spelt out a module path: two classes of one game share a name
             raise ValueError(f"{name}: two classes share the name {name.rsplit('.', 1)[-1]!r}; rename one")
     components = {name_prefix + name: schema for name, schema in found.items()}
-    for schema in components.values():
+    for name, schema in components.items():
+        schema["title"] = name  # generators name their classes by title
         if schema.get("type") == "object":
             schema["additionalProperties"] = False
     return components

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
 from flask import Flask, request
 from flask_limiter import Limiter
 
 from events.store import EventStore
-from games.registry import RULESETS
 from projections import Projections
 from service.api import BLUEPRINTS, parsing
+from service.api.openapi import ProblemResponses, document_games
 from service.api.problems import ProblemApi
 from service.config import Config
 from service.games import Games
@@ -41,14 +40,6 @@ def caller_key() -> str:
     return request.remote_addr or "anonymous"
 
 
-def document_moves(api: ProblemApi) -> None:
-    """Each game contributes the JSON Schema of its moves to the OpenAPI document."""
-    for ruleset in RULESETS.values():
-        _, components = msgspec.json.schema_components(ruleset.moves, ref_template="#/components/schemas/{name}")
-        for name, schema in components.items():
-            api.spec.components.schema(name, component=schema)
-
-
 def create_app(config: Config | None = None, **overrides: Any) -> Flask:
     config = config or Config()
     client = config.redis()
@@ -60,13 +51,12 @@ def create_app(config: Config | None = None, **overrides: Any) -> Flask:
     app.extensions["syndicate.games"] = games = Games(EventStore(client), projections, Scheduler(client))
     app.extensions["syndicate.reads"] = Reads(games)
     limiter = Limiter(caller_key, app=app, application_limits=[config.rate_limit], key_prefix="syndicate:rate")
-    api = ProblemApi(app)
+    api = ProblemApi(app, spec_kwargs={"extra_plugins": [ProblemResponses()]})
     parsing.install(app, api)
     app.extensions["syndicate.api"] = api
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
-    document_moves(api)
-    limiter.exempt(app.view_functions["health.Health"])
-    limiter.exempt(app.view_functions["health.Live"])
-    limiter.exempt(app.view_functions["health.Ready"])
+    document_games(api)
+    for view in ("health.Health", "health.Live", "health.Ready"):
+        limiter.exempt(app.view_functions[view])
     return app

@@ -15,6 +15,7 @@ from games.table import Status
 from projections.replay import fold
 from service.api import schemas
 from service.api.auth import bearer_token
+from service.api.openapi import SEAT_OR_SPECTATOR
 from service.api.parsing import Blueprint, header_integer
 from service.feed import feed_item
 from service.games import Game, Games
@@ -26,6 +27,16 @@ NDJSON = "application/x-ndjson"
 PAGE = 500
 KEEPALIVE_S = 15
 SSE_DOC = "Server-Sent Events: `id` is the version, `event` the type, `data` the event as the caller may see it"
+EVENTS_DOC = (
+    f"A page of the log as JSON; with `Accept: {NDJSON}`, every event after `after` (`limit` aside), one a line"
+)
+LAST_EVENT_ID = {
+    "in": "header",
+    "name": "Last-Event-ID",
+    "required": False,
+    "description": "resume after this version (a reconnecting EventSource sends it); wins over `after`",
+    "schema": {"type": "string", "pattern": "^[0-9]{1,15}$"},
+}
 
 
 def games() -> Games:
@@ -38,9 +49,10 @@ def reads() -> Reads:
 
 @blp.route("/<game_id>/events")
 class EventCollection(MethodView):
+    @blp.doc(operationId="listEvents", security=SEAT_OR_SPECTATOR)
     @blp.arguments(schemas.EventsQuerySchema, location="query")
-    @blp.response(200, schemas.EventPageSchema)
-    @blp.doc(responses={"200": {"content": {NDJSON: {"schema": {"$ref": "#/components/schemas/Event"}}}}})
+    @blp.response(200, schemas.EventPageSchema, description=EVENTS_DOC)
+    @blp.alt_response(200, schema=schemas.EventSchema, content_type=NDJSON, description=EVENTS_DOC, success=True)
     @blp.alt_response(401, response="UNAUTHORIZED")
     @blp.alt_response(404, response="NOT_FOUND")
     def get(self, query: dict[str, int], game_id: str) -> Any:
@@ -70,6 +82,7 @@ def export(service: Games, game_id: str, seat: int | None, after: int) -> Iterat
 
 @blp.route("/<game_id>/events/stream")
 class EventStream(MethodView):
+    @blp.doc(operationId="streamEvents", security=SEAT_OR_SPECTATOR, parameters=[LAST_EVENT_ID])
     @blp.arguments(schemas.StreamQuerySchema, location="query")
     @blp.response(200)
     @blp.doc(
@@ -122,6 +135,7 @@ def sse(game: Game, envelope: Envelope, seat: int | None) -> str:
 
 @blp.route("/<game_id>/states/<version:version>")
 class StateAtVersion(MethodView):
+    @blp.doc(operationId="getStateAtVersion", security=SEAT_OR_SPECTATOR)
     @blp.response(200, schemas.GameSchema)
     @blp.alt_response(401, response="UNAUTHORIZED")
     @blp.alt_response(404, response="NOT_FOUND")
@@ -133,6 +147,7 @@ class StateAtVersion(MethodView):
 
 @blp.route("/<game_id>/audit")
 class Audit(MethodView):
+    @blp.doc(operationId="auditGame")
     @blp.response(200, schemas.AuditSchema)
     @blp.alt_response(404, response="NOT_FOUND")
     def get(self, game_id: str) -> Any:

@@ -34,6 +34,7 @@ def describe(ruleset: Ruleset[Any]) -> dict[str, Any]:
 
 @blp.route("")
 class RulesetCollection(MethodView):
+    @blp.doc(operationId="listRulesets")
     @blp.response(200, schemas.RulesetSchema(many=True))
     def get(self) -> Any:
         """The games offered: players, options and move types"""
