@@ -82,15 +82,11 @@ def test_a_generated_python_client_plays_a_whole_game_through_its_typed_models(
     games = sub(client_package, "api.games")
     history = sub(client_package, "api.history")
     p = prefix(RULESETS[ruleset_id])
-    game_type, move_types = (
-        getattr(models, f"{p}Game"),
-        tuple(getattr(models, p + m.__name__) for m in RULESETS[ruleset_id].moves),
-    )
+    game_type = getattr(models, f"{p}Game")
+    move_types = tuple(getattr(models, p + m.__name__) for m in RULESETS[ruleset_id].moves)
     rng = random.Random(ruleset_id)
 
-    seats = [models.SeatSpec(name="Tester")] + [
-        models.SeatSpec(bot="random") for _ in range(SEATS[ruleset_id] - 1)
-    ]
+    seats = [models.SeatSpec(name="Tester")] + [models.SeatSpec(bot="random") for _ in range(SEATS[ruleset_id] - 1)]
     body = models.CreateGame(ruleset=ruleset_id, seats=seats, seed=7)
     created = sub(games, "create_game").sync(client=client_for(client_package, app), body=body)
     assert isinstance(created, getattr(models, f"{p}CreatedGame")), created
