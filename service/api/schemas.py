@@ -54,7 +54,8 @@ class SeatSpecSchema(Schema):
 
 
 class CreateGameSchema(Schema):
-    ruleset = fields.String(required=True, metadata={"example": "twelve-gangsters"})
+    # The enum is documented, not validated here: an unknown ruleset is 422 `unknown_ruleset` (service/games.py).
+    ruleset = fields.String(required=True, metadata={"enum": sorted(RULESETS), "example": "twelve-gangsters"})
     seats = fields.List(fields.Nested(SeatSpecSchema), required=True, validate=validate.Length(1, 12))
     options = fields.Dict(
         keys=fields.String(),
