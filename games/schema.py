@@ -213,9 +213,11 @@ def build(rulesets: Iterable[Ruleset[Any]]) -> dict[str, Schema]:
     return components
 
 
-_BUILT = functools.cache(lambda: build(RULESETS.values()))
+@functools.cache
+def _built() -> dict[str, Schema]:
+    return build(RULESETS.values())
 
 
 def components() -> dict[str, Schema]:
-    """Every component, by name: a fresh copy the caller may change."""
-    return copy.deepcopy(_BUILT())
+    """Every component of the games the service offers, by name: a fresh copy the caller may change."""
+    return copy.deepcopy(_built())
