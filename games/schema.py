@@ -127,44 +127,62 @@ def game_components(ruleset: Ruleset[Any]) -> dict[str, Schema]:
         if components.get(name, schema) != schema:
             raise ValueError(f"{name} is both an event and part of a view, with different schemas")
         components[name] = schema
-    extra: dict[str, Schema] = {
-        f"{p}Move": {
-            "title": f"{p}Move",
-            "description": f"A move of {ruleset.name}: `type` says which.",
-            **one_of({tag(m): p + m.__name__ for m in ruleset.moves}, "type"),
-        },
-        f"{p}Options": options_schema(ruleset),
-    }
     table = table_view()
-    awaiting = table["AwaitingView"]
-    awaiting.update(title=f"{p}Awaiting")
+    merge(
+        components,
+        {
+            f"{p}Move": {
+                "title": f"{p}Move",
+                "description": f"A move of {ruleset.name}: `type` says which.",
+                **one_of({tag(m): p + m.__name__ for m in ruleset.moves}, "type"),
+            },
+            f"{p}Options": options_schema(ruleset),
+            f"{p}Awaiting": awaiting_schema(ruleset, table["AwaitingView"]),
+            f"{p}You": you_schema(ruleset, components.pop(p + ruleset.you_view.__name__)),
+            f"{p}Game": game_schema(ruleset, table["GameView"]),
+        },
+    )
+    return components
+
+
+def awaiting_schema(ruleset: Ruleset[Any], awaiting: Schema) -> Schema:
+    """The table's AwaitingView, its `decision` one of the ruleset's."""
+    awaiting["title"] = f"{prefix(ruleset)}Awaiting"
     awaiting["properties"]["decision"] = {"type": "string", "enum": list(ruleset.decisions)}
-    extra[f"{p}Awaiting"] = awaiting
+    return awaiting
 
-    you = components.pop(p + ruleset.you_view.__name__)
-    you.update(title=f"{p}You", description=you.get("description", "") + _YOU)
-    you["properties"] = {
-        "seat": {"type": "integer", "description": "the caller's seat"},
-        **you["properties"],
-        "legal_moves": {"type": "array", "items": ref(f"{p}Move"), "description": "every move the seat may make now"},
+
+def you_schema(ruleset: Ruleset[Any], own: Schema) -> Schema:
+    """What the table shows a seat under `you`: its number, the game's `you_view`, and its legal moves."""
+    p = prefix(ruleset)
+    before_start = " The fields of the seat's own are absent until the game starts."
+    return {
+        **own,
+        "title": f"{p}You",
+        "description": own.get("description", "") + before_start,
+        "properties": {
+            "seat": {"type": "integer", "description": "the caller's seat"},
+            **own["properties"],
+            "legal_moves": {
+                "type": "array",
+                "items": ref(f"{p}Move"),
+                "description": "every move the seat may make now",
+            },
+        },
+        "required": ["seat", "legal_moves"],
     }
-    you["required"] = ["seat", "legal_moves"]
-    extra[f"{p}You"] = you
 
-    game = table["GameView"]
-    game.update(title=f"{p}Game", description=f"A {ruleset.name} game as the caller may see it.")
+
+def game_schema(ruleset: Ruleset[Any], game: Schema) -> Schema:
+    """The table's GameView with the ruleset's own parts: `ruleset` itself, `options`, `awaiting`, `state`, `you`."""
+    p = prefix(ruleset)
     properties = game["properties"]
     properties["ruleset"] = {"type": "string", "enum": [ruleset.id]}
     properties["options"] = ref(f"{p}Options")
     properties["awaiting"] = {"type": "array", "items": ref(f"{p}Awaiting")}
     properties["state"] = {**properties["state"], "anyOf": [ref(p + ruleset.state_view.__name__), {"type": "null"}]}
     properties["you"] = {**ref(f"{p}You"), "description": properties["you"]["description"]}
-    extra[f"{p}Game"] = game
-    merge(components, extra)
-    return components
-
-
-_YOU = " The fields of the seat's own are absent until the game starts."
+    return {**game, "title": f"{p}Game", "description": f"A {ruleset.name} game as the caller may see it."}
 
 
 def table_view() -> dict[str, Schema]:
