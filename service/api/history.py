@@ -15,7 +15,7 @@ from games.table import Status
 from projections.replay import fold
 from service.api import schemas
 from service.api.auth import bearer_token
-from service.api.openapi import SEAT_OR_SPECTATOR
+from service.api.openapi import EVENTS_DOC, LAST_EVENT_ID, SEAT_OR_SPECTATOR
 from service.api.parsing import Blueprint, header_integer
 from service.feed import feed_item
 from service.games import Game, Games
@@ -27,16 +27,6 @@ NDJSON = "application/x-ndjson"
 PAGE = 500
 KEEPALIVE_S = 15
 SSE_DOC = "Server-Sent Events: `id` is the version, `event` the type, `data` the event as the caller may see it"
-EVENTS_DOC = (
-    f"A page of the log as JSON; with `Accept: {NDJSON}`, every event after `after` (`limit` aside), one a line"
-)
-LAST_EVENT_ID = {
-    "in": "header",
-    "name": "Last-Event-ID",
-    "required": False,
-    "description": "resume after this version (a reconnecting EventSource sends it); wins over `after`",
-    "schema": {"type": "string", "pattern": "^[0-9]{1,15}$"},
-}
 
 
 def games() -> Games:

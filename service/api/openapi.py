@@ -40,6 +40,16 @@ WITHOUT_REDIS = frozenset({"listRulesets", "getLiveness", "getHealth"})
 
 PROBLEM = "application/problem+json"
 
+EVENTS_DOC = "A page of the log as JSON; with `Accept: application/x-ndjson`, every event after `after`, one a line"
+LAST_EVENT_ID = {
+    "in": "header",
+    "name": "Last-Event-ID",
+    "required": False,
+    "description": "resume after this version (a reconnecting EventSource sends it); wins over `after`",
+    "schema": {"type": "string", "pattern": "^[0-9]{1,15}$"},
+}
+"""The header the live feed reads itself (service/api/history.py), so flask-smorest cannot see it."""
+
 
 def problem_example(status: int, code: str, title: str, detail: str, **extra: Any) -> dict[str, Any]:
     return {"type": "about:blank", "title": title, "status": status, "detail": detail, "code": code, **extra}
