@@ -20,7 +20,7 @@ from service.scheduler import Scheduler
 API_SETTINGS = {
     "API_TITLE": "Syndicate",
     "API_VERSION": "1.0",
-    "OPENAPI_VERSION": "3.1.0",
+    "OPENAPI_VERSION": "3.1.0",  # not 3.0.3: its schemas are the JSON Schema msgspec writes (service/api/openapi.py)
     "OPENAPI_URL_PREFIX": "/",
     "OPENAPI_JSON_PATH": "openapi.json",
     "OPENAPI_SWAGGER_UI_PATH": "docs",
