@@ -183,6 +183,12 @@ class Ruleset(Generic[S]):
     - `awaiting(state)`: the seats the game waits on, with the decision each owes.
     - `legal_moves(state, seat)`: every move the seat may make now.
     - `is_over(state)`, `result(state)`: the end and the final tally.
+    - `decisions`: every decision `awaiting` may name (the OpenAPI document lists them).
+    - `state_view`, `you_view`: the msgspec Structs declaring what `view` shows: the state (without `you`)
+      and, under `you`, a seat's own. games/schema.py turns them into JSON Schema; the conformance tests
+      check every view against it.
+    - `secret_fields`: the payload field of each event type that only the event's seat (and EVERYONE)
+      sees, as `event_view` redacts it with `redacted`; it is optional in the event's schema.
     - `bots`: the game's own bots by kind (e.g. "smart"), each a function of a seat's view (what
       `view` shows that seat, with its `legal_moves`) and a seeded generator, answering a move body.
       The generic "random" bot serves every game.
@@ -217,6 +223,10 @@ class Ruleset(Generic[S]):
     legal_moves: Callable[[S, int], list[Move]]
     is_over: Callable[[S], bool]
     result: Callable[[S], Result]
+    decisions: tuple[str, ...]
+    state_view: type[msgspec.Struct]
+    you_view: type[msgspec.Struct]
+    secret_fields: Mapping[type[Event], str] = field(default_factory=dict)
     options: Mapping[str, Option] = field(default_factory=dict)
     description: str = ""
     bots: Mapping[str, Callable[[dict[str, Any], random.Random], dict[str, Any]]] = field(default_factory=dict)

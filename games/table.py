@@ -11,9 +11,10 @@ import random
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
-from typing import Any, Generic, TypeVar
+from typing import Annotated, Any, Generic, Literal, TypeVar
 
 import msgspec
+from msgspec import UNSET, Meta, UnsetType
 
 from games.base import EVERYONE, Event, IllegalMoveError, Move, Option, Result, RuleError, Ruleset, Viewer
 
@@ -287,6 +288,10 @@ def waits_anew(ruleset: Ruleset[S], before: S, after: S) -> bool:
     return bool(owed) and (not owed.items() <= owed_before.items() or ruleset.renews_wait(before, after))
 
 
+TABLE_SECRET_FIELDS: dict[type[Event], tuple[str, ...]] = {GameCreated: ("seed", "salt")}
+"""The fields of table events nobody but EVERYONE sees: the seed and its salt, until the game is over."""
+
+
 def event_view(ruleset: Ruleset[Any], event: Event, viewer: Viewer) -> dict[str, Any]:
     """An event's payload as a viewer may see it: the seed stays secret until the game is over.
 
@@ -294,7 +299,8 @@ def event_view(ruleset: Ruleset[Any], event: Event, viewer: Viewer) -> dict[str,
     if isinstance(event, GameCreated):
         payload = msgspec.to_builtins(event)
         if viewer != EVERYONE:
-            del payload["seed"], payload["salt"]
+            for secret in TABLE_SECRET_FIELDS[GameCreated]:
+                del payload[secret]
         return payload
     if isinstance(event, SeatJoined | GameStarted | GameTallied):
         return msgspec.to_builtins(event)
@@ -313,6 +319,76 @@ def deadline_at(ruleset: Ruleset[Any], table: Table[Any]) -> str | None:
 def utc_iso(moment: datetime) -> str:
     """The service's way of writing a time: `2026-12-01T07:42:20.123Z`."""
     return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+# --- what `view` shows: declared once, typed per ruleset by games/schema.py -----------------------------------
+
+
+class SeatView(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """A seat: its number, who holds it (a player's `name` or a `bot` kind), and whether it is still open."""
+
+    seat: int
+    name: str | UnsetType = UNSET
+    bot: str | UnsetType = UNSET
+    open: bool
+
+
+class AwaitingView(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """A seat the game waits on, and the decision it owes (games/schema.py lists each ruleset's decisions)."""
+
+    seat: int
+    decision: str
+    deadline_at: (
+        Annotated[
+            str | None, Meta(extra_json_schema={"format": "date-time"}, description="when the deadline falls, if any")
+        ]
+        | UnsetType
+    ) = UNSET
+
+
+Version = Annotated[int, Meta(ge=0, description="the number of events in the game's log")]
+
+
+class GameView(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """The game as a viewer may see it. `options`, `awaiting`, `state` and `you` are typed per ruleset by
+    games/schema.py, from each ruleset's own declarations."""
+
+    game_id: str
+    ruleset: str
+    version: Version
+    status: Status
+    created_at: Annotated[str, Meta(description="when the game was created (ISO 8601, UTC)")]
+    options: dict[str, Any]
+    seats: list[SeatView]
+    seed_commitment: Annotated[str, Meta(description='sha256 of "<seed>:<salt>", both revealed at the end')]
+    randomness: Annotated[
+        Literal["secret", "public"],
+        Meta(
+            description="`secret`: the service drew the seed and keeps it and its salt secret until the end. "
+            "`public`: the creator gave the seed; it reproduces the game, and whoever knows or guesses it can "
+            "compute every shuffle and roll (for tests and replays, not for games whose deal must stay secret)"
+        ),
+    ]
+    awaiting: list[AwaitingView]
+    waiting_since: Annotated[
+        int | None,
+        Meta(
+            description="the version of the event with which the current wait began (the game's start, a new "
+            "round, the next seat's turn): deadlines count from it; null before the game starts"
+        ),
+    ]
+    time_limit_s: Annotated[
+        int | None, Meta(description="seconds the current wait may last (a deadline, an aiming window)")
+    ]
+    state: Annotated[dict[str, Any] | None, Meta(description="the game's own state; null until it starts")]
+    seed: Annotated[int, Meta(description="revealed once the game is finished")] | UnsetType = UNSET
+    salt: Annotated[str, Meta(description="revealed once the game is finished")] | UnsetType = UNSET
+    you: (
+        Annotated[
+            dict[str, Any], Meta(description="the caller's seat, for a seat token: its own state and `legal_moves`")
+        ]
+        | UnsetType
+    ) = UNSET
 
 
 def view(ruleset: Ruleset[Any], table: Table[Any], viewer: Viewer) -> dict[str, Any]:

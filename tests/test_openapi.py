@@ -1,7 +1,25 @@
-from pathlib import Path
+"""The committed OpenAPI document: equal to what the code generates, valid, and complete: an operationId, a
+summary, every problem it can answer, its security, typed bodies and examples that fit their schemas."""
 
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import jsonschema_rs
+import openapi_spec_validator
+import yaml
+
+from games.registry import RULESETS
+from games.schema import prefix, tag
+from service.app import create_app
 from service.cli import openapi_yaml
-from tests.client import ApiClient
+from service.config import Config
+from tests.client import ApiClient, Table
+from tests.http.test_unavailable import needing_redis
 
 SPEC = Path(__file__).parent.parent / "api_spec" / "openapi.yaml"
 
@@ -15,3 +33,108 @@ def test_openapi_document_and_docs_are_served(api: ApiClient) -> None:
     assert document.status_code == 200
     assert "/v1/games/{game_id}/moves" in document.json["paths"]
     assert api.http.get("/docs").status_code == 200
+
+
+def document() -> dict[str, Any]:
+    return yaml.safe_load(SPEC.read_text())
+
+
+def operations(doc: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    for path, item in doc["paths"].items():
+        for method, operation in item.items():
+            if method != "parameters":
+                yield path, method, operation
+
+
+def test_committed_openapi_document_is_valid() -> None:
+    doc = document()
+    assert doc["openapi"] == "3.1.0"
+    openapi_spec_validator.validate(doc)
+
+
+def test_every_operation_has_a_readable_unique_operation_id_and_a_summary() -> None:
+    ids = [operation.get("operationId") for _, _, operation in operations(document())]
+    assert all(isinstance(i, str) and re.fullmatch(r"[a-z]+(?:[A-Z][a-z]+)*", i) for i in ids), ids
+    assert len(set(ids)) == len(ids)
+    assert all(operation.get("summary") for _, _, operation in operations(document()))
+
+
+PROBLEM_REF = {"$ref": "#/components/schemas/Problem"}
+
+
+def test_every_problem_is_problem_json_and_every_operation_answers_405() -> None:
+    doc = document()
+    for path, method, operation in operations(doc):
+        responses = operation["responses"]
+        assert "405" in responses, f"{method} {path}"
+        for status, response in responses.items():
+            if status == "default" or int(status) < 400 or path == "/healthz":
+                continue
+            name = response["$ref"].rsplit("/", 1)[-1]
+            content = doc["components"]["responses"][name]["content"]
+            assert content["application/problem+json"]["schema"] == PROBLEM_REF, f"{method} {path} {status}"
+
+
+def test_503_is_documented_exactly_where_redis_is_needed() -> None:
+    """The routes tests/http/test_unavailable.py finds answering 503 without Redis, and no other."""
+    rules = set(needing_redis(Table("0123456789abcdef", {0: "t"}))) | {("/healthz", "GET")}
+    documented = {
+        (re.sub(r"\{(\w+)\}", lambda m: "<version:version>" if m[1] == "version" else f"<{m[1]}>", path), m.upper())
+        for path, m, operation in operations(document())
+        if "503" in operation["responses"]
+    }
+    assert documented == rules
+
+
+def test_429_is_documented_on_every_rate_limited_route(config: Config) -> None:
+    limited = create_app(dataclasses.replace(config, rate_limit="1 per minute"), TESTING=True).test_client()
+    for path, method, operation in operations(document()):
+        if method != "get" or "{" in path:
+            continue
+        answers = {limited.get(path).status_code for _ in range(2)}
+        assert (429 in answers) == ("429" in operation["responses"]), f"{method} {path}: {answers}"
+
+
+def test_seat_token_operations_declare_their_security() -> None:
+    security = {o["operationId"]: o.get("security") for _, _, o in operations(document())}
+    assert security["makeMove"] == [{"seatToken": []}]
+    for optional in ("getGame", "listEvents", "streamEvents", "getStateAtVersion"):
+        assert security[optional] == [{"seatToken": []}, {}]
+    assert document()["components"]["securitySchemes"]["seatToken"] == {"type": "http", "scheme": "bearer"}
+
+
+def test_the_move_body_is_a_discriminated_union_of_every_rulesets_moves() -> None:
+    doc = document()
+    body = doc["paths"]["/v1/games/{game_id}/moves"]["post"]["requestBody"]["content"]["application/json"]
+    move = doc["components"]["schemas"][body["schema"]["$ref"].rsplit("/", 1)[-1]]
+    tags = {tag(m): f"#/components/schemas/{prefix(r)}{m.__name__}" for r in RULESETS.values() for m in r.moves}
+    assert move["discriminator"] == {"propertyName": "type", "mapping": tags}
+    assert [o["$ref"] for o in move["oneOf"]] == list(tags.values())
+
+
+def test_the_events_page_is_typed_as_json_and_as_ndjson() -> None:
+    doc = document()
+    content = doc["paths"]["/v1/games/{game_id}/events"]["get"]["responses"]["200"]["content"]
+    assert content["application/json"]["schema"] == {"$ref": "#/components/schemas/EventPage"}
+    assert content["application/x-ndjson"]["schema"] == {"$ref": "#/components/schemas/Event"}
+    stream = doc["paths"]["/v1/games/{game_id}/events/stream"]["get"]["responses"]["200"]
+    assert stream["content"]["text/event-stream"]["schema"] == {"type": "string"}
+    assert stream["description"]
+
+
+def test_every_example_fits_its_schema() -> None:
+    doc = document()
+    root = {"components": doc["components"]}
+    checked = 0
+    for path, method, operation in operations(doc):
+        for media in operation.get("requestBody", {}).get("content", {}).values():
+            validator = jsonschema_rs.validator_for({**root, **media["schema"]})
+            for name, example in media.get("examples", {}).items():
+                assert validator.is_valid(example["value"]), f"{method} {path}: example {name}"
+                checked += 1
+    for response in doc["components"]["responses"].values():
+        for media in response.get("content", {}).values():
+            if "example" in media:
+                assert jsonschema_rs.validator_for({**root, **media["schema"]}).is_valid(media["example"])
+                checked += 1
+    assert checked >= len(RULESETS) * 2

@@ -169,6 +169,10 @@ def _turn_ended(state: State) -> ev.TurnEnded:
     )
 
 
+DECISIONS = ("load", "aim", "privilege", "retarget", "courage", "take")
+"""What `awaiting` may say a seat owes: a decision of each phase a seat decides in."""
+
+
 def awaiting(state: State) -> dict[int, str]:
     """The seats the game waits on, and the decision each owes."""
     waiting = {

@@ -12,9 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
+from msgspec import UNSET, UnsetType
 
 from games.base import EVERYONE, Event, Viewer, redacted
 from games.cash_n_guns import events as ev
+from games.cash_n_guns.events import Bullet
 from games.cash_n_guns.loot import loot_value
 from games.cash_n_guns.state import TURNS, Phase, State
 
@@ -25,6 +27,56 @@ SECRET_FIELDS: dict[type[Event], str] = {
     ev.CourageChosen: "stand",
 }
 """The field of each event only its own seat (and EVERYONE) may see; later events reveal it."""
+
+
+class You(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """A seat's own: its Bang!/Click split, its loaded card, its aim while the window is open, its courage
+    choice and its loot cards. Shown to the seat under `you`, and to everyone in `seats` once the game is over."""
+
+    bang_cards: int | UnsetType = UNSET
+    click_cards: int | UnsetType = UNSET
+    loaded_card: Bullet | UnsetType | None = UNSET
+    aiming_at: int | UnsetType | None = UNSET
+    courage: bool | UnsetType | None = UNSET
+    loot: list[str] | UnsetType = UNSET
+    loot_value: int | UnsetType = UNSET
+
+
+class SeatView(You, kw_only=True):
+    """A seat as the table sees it: its health, its bullet cards, what it has done this turn, and its loot count."""
+
+    seat: int
+    alive: bool
+    wounds: int
+    bullet_cards: int
+    has_loaded: bool
+    has_aimed: bool
+    target: int | None
+    has_chosen: bool
+    stands: bool | None
+    standing: bool
+    loot_count: int
+
+
+class StateView(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """The turn and its phase, the Godfather, the loot on the table, and every seat; the future piles once
+    the game is over."""
+
+    turn: int
+    turns: int
+    phase: Phase
+    godfather: int
+    table_loot: list[str]
+    godfather_token_available: bool
+    godfather_token_taken_by: int | None
+    piles_left: int
+    lost_loot: list[str]
+    ordered: int | None
+    sharer: int | None
+    last_shots: ev.ShotsResolved | None
+    ended: str | None
+    seats: list[SeatView]
+    piles: list[list[str]] | UnsetType = UNSET
 
 
 def view(state: State, viewer: Viewer) -> dict[str, Any]:

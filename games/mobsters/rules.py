@@ -232,6 +232,10 @@ def _due_in_phase(state: State, rng: random.Random) -> Event | None:
     return None
 
 
+DECISIONS = ("redeal", "reassign", "draw", "discard", "hit", "crime", "collection", "recruit", "law")
+"""What `awaiting` may say a seat owes: a redeal at the setup, a reassignment after a kill, or its phase."""
+
+
 def awaiting(state: State) -> dict[int, str]:
     """The seats the game waits on, and the decision each owes: `redeal` (or keep) at the setup, `reassign`
     after a kill, `discard` over the hand limit, else the active seat's phase."""

@@ -12,10 +12,61 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
+from msgspec import UNSET, UnsetType
 
 from games.base import EVERYONE, Event, Viewer, redacted
 from games.mobsters import events as ev
-from games.mobsters.state import Phase, State, can_act, incomes
+from games.mobsters.state import Deed, Phase, State, can_act, incomes
+
+
+class You(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """A seat's own: its hand. Shown to the seat under `you`, and to everyone in `seats` once the game is over."""
+
+    hand: list[str] | UnsetType = UNSET
+
+
+class MobsterView(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """A mobster in play: its operations, the Law cards on it, and what became of its action this turn."""
+
+    card: str
+    operations: list[str]
+    law: list[str]
+    has_action: bool
+    deed: Deed | None
+
+
+class SeatView(You, kw_only=True):
+    """A Mob Boss as the table sees it: money, how many cards in hand, income and mobsters in play."""
+
+    seat: int
+    money: int
+    hand_count: int
+    kept_hand: bool
+    income: int
+    mobsters: list[MobsterView]
+
+
+class Reassigning(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """A killed mobster's operations, waiting for its controller to give them away or discard them."""
+
+    seat: int
+    operations: list[str]
+
+
+class StateView(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """The turn, its phase and active seat, the deck's size, the discard pile and every seat; the deck's
+    order once the game is over."""
+
+    turn: int
+    phase: Phase
+    active_seat: int
+    attendance_rule: bool
+    deck_count: int
+    discard: list[str]
+    reassigning: Reassigning | None
+    ended: str | None
+    seats: list[SeatView]
+    deck: list[str] | UnsetType = UNSET
 
 
 def view(state: State, viewer: Viewer) -> dict[str, Any]:

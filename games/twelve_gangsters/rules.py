@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import msgspec
+from msgspec import UNSET, UnsetType
 
 from games.base import EVERYONE, Event, IllegalMoveError, Move, Result, Viewer, rank_seats, redacted
 from games.twelve_gangsters.events import BossChosen, BossPassed, GangsterPlayed, Play, RoundRevealed
@@ -136,10 +137,43 @@ def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return (*values[:index], value, *values[index + 1 :])
 
 
+DECISIONS = ("play",)
+"""What `awaiting` may say a seat owes: its gangster for the round."""
+
+
 def awaiting(state: State) -> dict[int, str]:
     if is_over(state):
         return {}
     return {seat: "play" for seat, card in enumerate(state.chosen) if card is None}
+
+
+class You(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """A seat's own: its hand and the gangster it chose this round (null until it chooses). Shown to the seat
+    under `you`, and to everyone in `seats` once the game is over."""
+
+    hand: list[int] | UnsetType = UNSET
+    chosen: int | UnsetType | None = UNSET
+
+
+class SeatView(You, kw_only=True):
+    """A seat's piles: face-up gangsters that succeeded, face-down ones that were stopped."""
+
+    seat: int
+    cards_left: int
+    has_chosen: bool
+    succeeded: list[int]
+    stopped: list[int]
+    score: int
+
+
+class StateView(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """The round, the Boss, every seat's piles, and the last round revealed."""
+
+    round: int
+    rounds: int
+    boss: int | None
+    seats: list[SeatView]
+    last_round: RoundRevealed | None
 
 
 def view(state: State, viewer: Viewer) -> dict[str, Any]:
@@ -171,9 +205,13 @@ def _private(state: State, seat: int) -> dict[str, Any]:
     return {"hand": list(state.hands[seat]), "chosen": state.chosen[seat]}
 
 
+SECRET_FIELDS: dict[type[Event], str] = {GangsterPlayed: "card"}
+"""A chosen gangster is the chooser's secret until the round is revealed."""
+
+
 def event_view(event: Event, viewer: Viewer) -> dict[str, Any]:
     """A chosen gangster is the chooser's secret until the round is revealed."""
-    return redacted(event, viewer, {GangsterPlayed: "card"})
+    return redacted(event, viewer, SECRET_FIELDS)
 
 
 def result(state: State) -> Result:

@@ -8,8 +8,9 @@ from flask import current_app, url_for
 from flask.views import MethodView
 from flask_smorest.pagination import PaginationParameters
 
-from service.api import hygiene, schemas
+from service.api import examples, hygiene, schemas
 from service.api.auth import bearer_token
+from service.api.openapi import SEAT, SEAT_OR_SPECTATOR
 from service.api.parsing import INTEGER, Blueprint
 from service.errors import InvalidTokenError, VersionMismatchError
 from service.games import Caller, Game, Games
@@ -30,6 +31,7 @@ def etag(game: Game) -> dict[str, str]:
 
 @blp.route("")
 class GameCollection(MethodView):
+    @blp.doc(operationId="listGames")
     @blp.arguments(schemas.LobbyQuerySchema, location="query")
     @blp.response(200, schemas.LobbyEntrySchema(many=True))
     @blp.paginate()
@@ -42,7 +44,8 @@ class GameCollection(MethodView):
         p.item_count = total
         return page
 
-    @blp.arguments(schemas.CreateGameSchema)
+    @blp.doc(operationId="createGame")
+    @blp.arguments(schemas.CreateGameSchema, examples=examples.CREATE_GAME)
     @blp.response(201, schemas.CreatedGameSchema)
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
     def post(self, body: dict[str, Any]) -> Any:
@@ -56,6 +59,7 @@ class GameCollection(MethodView):
 
 @blp.route("/<game_id>")
 class GameResource(MethodView):
+    @blp.doc(operationId="getGame", security=SEAT_OR_SPECTATOR)
     @blp.response(200, schemas.GameSchema)
     @blp.alt_response(401, response="UNAUTHORIZED")
     @blp.alt_response(404, response="NOT_FOUND")
@@ -67,6 +71,7 @@ class GameResource(MethodView):
 
 @blp.route("/<game_id>/join")
 class JoinResource(MethodView):
+    @blp.doc(operationId="joinGame")
     @blp.arguments(schemas.JoinSchema)
     @blp.response(201, schemas.JoinedSchema)
     @blp.alt_response(404, response="NOT_FOUND")
@@ -79,8 +84,9 @@ class JoinResource(MethodView):
 
 @blp.route("/<game_id>/moves")
 class MoveResource(MethodView):
+    @blp.doc(operationId="makeMove", security=SEAT)
     @blp.arguments(schemas.MoveHeadersSchema, location="headers")
-    @blp.arguments(schemas.MoveSchema)
+    @blp.arguments(schemas.MoveSchema, examples=examples.MOVE)
     @blp.response(200, schemas.MoveResultSchema)
     @blp.alt_response(400, response="BAD_REQUEST")
     @blp.alt_response(401, response="UNAUTHORIZED")
@@ -100,7 +106,8 @@ class MoveResource(MethodView):
 
 @blp.route("/<game_id>/result")
 class ResultResource(MethodView):
-    @blp.response(200, schemas.ResultSchema)
+    @blp.doc(operationId="getResult")
+    @blp.response(200, schemas.GameResultSchema)
     @blp.alt_response(404, response="NOT_FOUND")
     @blp.alt_response(409, response="CONFLICT")
     def get(self, game_id: str) -> Any:

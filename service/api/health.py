@@ -21,8 +21,9 @@ def ping_redis() -> None:
 
 @blp.route("/healthz")
 class Health(MethodView):
+    @blp.doc(operationId="getHealth")
     @blp.response(200, schemas.HealthSchema)
-    @blp.alt_response(503, schema=schemas.HealthSchema)
+    @blp.alt_response(503, schema=schemas.HealthSchema, description="Redis does not answer: `degraded`")
     def get(self) -> Any:
         """Liveness, and whether Redis answers"""
         try:
@@ -34,6 +35,7 @@ class Health(MethodView):
 
 @blp.route("/livez")
 class Live(MethodView):
+    @blp.doc(operationId="getLiveness")
     @blp.response(200, schemas.LivenessSchema)
     def get(self) -> Any:
         """The process answers; touches neither Redis nor the rate limit"""
@@ -42,6 +44,7 @@ class Live(MethodView):
 
 @blp.route("/readyz")
 class Ready(MethodView):
+    @blp.doc(operationId="getReadiness")
     @blp.response(200, schemas.HealthSchema)
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
     def get(self) -> Any:

@@ -12,6 +12,7 @@ from flask.views import MethodView
 from events.tickets import TICKET_TTL_S, TicketStore
 from service.api import hygiene, schemas
 from service.api.auth import bearer_token
+from service.api.openapi import EVENTS_DOC, LAST_EVENT_ID, SEAT, SEAT_OR_SPECTATOR
 from service.api.parsing import Blueprint, header_integer
 from service.errors import InvalidRequestError, InvalidTokenError
 from service.feed import feed_item
@@ -44,9 +45,10 @@ def tickets() -> TicketStore:
 
 @blp.route("/<game_id>/events")
 class EventCollection(MethodView):
+    @blp.doc(operationId="listEvents", security=SEAT_OR_SPECTATOR)
     @blp.arguments(schemas.EventsQuerySchema, location="query")
-    @blp.response(200, schemas.EventPageSchema)
-    @blp.doc(responses={"200": {"content": {NDJSON: {"schema": {"$ref": "#/components/schemas/Event"}}}}})
+    @blp.response(200, schemas.EventPageSchema, description=EVENTS_DOC)
+    @blp.alt_response(200, schema=schemas.EventSchema, content_type=NDJSON, description=EVENTS_DOC, success=True)
     @blp.alt_response(401, response="UNAUTHORIZED")
     @blp.alt_response(404, response="NOT_FOUND")
     def get(self, query: dict[str, int], game_id: str) -> Any:
@@ -78,6 +80,7 @@ def export(service: Games, game_id: str, seat: int | None, after: int) -> Iterat
 
 @blp.route("/<game_id>/events/stream")
 class EventStream(MethodView):
+    @blp.doc(operationId="streamEvents", security=SEAT_OR_SPECTATOR, parameters=[LAST_EVENT_ID])
     @blp.arguments(schemas.StreamQuerySchema, location="query")
     @blp.response(200)
     @blp.doc(
@@ -113,6 +116,7 @@ def feed_seat(game: Game, ticket: str | None) -> int | None:
 
 @blp.route("/<game_id>/stream-tickets")
 class StreamTickets(MethodView):
+    @blp.doc(operationId="createStreamTicket", security=SEAT)
     @blp.response(201, schemas.StreamTicketSchema)
     @blp.alt_response(401, response="UNAUTHORIZED")
     @blp.alt_response(404, response="NOT_FOUND")
@@ -129,6 +133,7 @@ class StreamTickets(MethodView):
 
 @blp.route("/<game_id>/states/<version:version>")
 class StateAtVersion(MethodView):
+    @blp.doc(operationId="getStateAtVersion", security=SEAT_OR_SPECTATOR)
     @blp.response(200, schemas.GameSchema)
     @blp.alt_response(401, response="UNAUTHORIZED")
     @blp.alt_response(404, response="NOT_FOUND")
@@ -140,6 +145,7 @@ class StateAtVersion(MethodView):
 
 @blp.route("/<game_id>/audit")
 class Audit(MethodView):
+    @blp.doc(operationId="auditGame")
     @blp.response(200, schemas.AuditSchema)
     @blp.alt_response(404, response="NOT_FOUND")
     def get(self, game_id: str) -> Any:

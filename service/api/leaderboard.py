@@ -17,6 +17,7 @@ blp = Blueprint("leaderboard", __name__, url_prefix="/v1/leaderboard", descripti
 
 @blp.route("")
 class Leaderboard(MethodView):
+    @blp.doc(operationId="getLeaderboard")
     @blp.arguments(schemas.LeaderboardQuerySchema, location="query")
     @blp.response(200, schemas.LeaderboardSchema)
     def get(self, query: dict[str, str]) -> Any:

@@ -36,6 +36,7 @@ def describe(ruleset: Ruleset[Any]) -> dict[str, Any]:
 
 @blp.route("")
 class RulesetCollection(MethodView):
+    @blp.doc(operationId="listRulesets")
     @blp.response(200, schemas.RulesetSchema(many=True))
     def get(self) -> Any:
         """The games offered: players, options and move types"""
@@ -66,6 +67,7 @@ RULESET_ID = {
 
 @blp.route("/<ruleset_id>/cards", parameters=[RULESET_ID])
 class CardCatalogue(MethodView):
+    @blp.doc(operationId="getCardCatalogue")
     @blp.response(200, CatalogueSchema)
     @blp.alt_response(404, response="NOT_FOUND")
     def get(self, ruleset_id: str) -> Any:

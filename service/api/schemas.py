@@ -1,10 +1,18 @@
-"""Request and response schemas: they validate what comes in and document what goes out."""
+"""Request and response schemas: they validate what comes in and document what goes out.
+
+A body whose shape games/ declares (a game view, an event, a move) has a stand-in here, a `DeclaredInGames`
+schema: it is sent as built, and service/api/openapi.py documents it with the typed component of the same
+name that games/schema.py builds.
+"""
 
 from __future__ import annotations
+
+from typing import Any
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
 from games.registry import RULESETS
+from games.schema import prefix
 from service.api.parsing import MAX_INT
 
 BOTS = ("random", "smart")
@@ -24,6 +32,15 @@ def player_name(required: bool = False, **metadata: object) -> fields.String:
     return fields.String(required=required, validate=[validate.Length(1, 40), check_name], metadata=metadata)
 
 
+class DeclaredInGames(Schema):
+    """A body built whole by the rules (a view, an event) and sent as it is: its shape is declared in games/ and
+    checked there against every view and event of whole games, so nothing is dropped or renamed on the way out.
+    The OpenAPI document shows the component of this schema's name that games/schema.py builds."""
+
+    def dump(self, obj: Any, *, many: bool | None = None) -> Any:
+        return obj
+
+
 class SeatSpecSchema(Schema):
     name = player_name(description="a human seat's player")
     bot = fields.String(validate=validate.OneOf(BOTS), metadata={"description": "a bot seat"})
@@ -37,19 +54,27 @@ class SeatSpecSchema(Schema):
 
 
 class CreateGameSchema(Schema):
-    ruleset = fields.String(required=True, metadata={"example": "twelve-gangsters"})
+    # The enum is documented, not validated here: an unknown ruleset is 422 `unknown_ruleset` (service/games.py).
+    ruleset = fields.String(required=True, metadata={"enum": sorted(RULESETS), "example": "twelve-gangsters"})
     seats = fields.List(fields.Nested(SeatSpecSchema), required=True, validate=validate.Length(1, 12))
-    options = fields.Dict(keys=fields.String(), load_default=dict)
+    options = fields.Dict(
+        keys=fields.String(),
+        load_default=dict,
+        metadata={
+            "description": "the ruleset's options (see `<Ruleset>Options`); one left out takes its default",
+            "anyOf": [{"$ref": f"#/components/schemas/{prefix(r)}Options"} for r in RULESETS.values()],
+        },
+    )
     seed = fields.Integer(
         validate=validate.Range(0, 2**63 - 1), metadata={"description": "makes every shuffle and roll reproducible"}
     )
 
 
-class SeatSchema(Schema):
-    seat = fields.Integer()
-    name = fields.String()
-    bot = fields.String()
-    open = fields.Boolean()
+class SeatSummarySchema(Schema):
+    seat = fields.Integer(required=True)
+    name = fields.String(metadata={"description": "a human seat's player"})
+    bot = fields.String(metadata={"description": "a bot seat's kind"})
+    open = fields.Boolean(metadata={"description": "whether the seat is still open (the lobby only)"})
 
 
 class LobbyQuerySchema(Schema):
@@ -57,14 +82,18 @@ class LobbyQuerySchema(Schema):
     ruleset = fields.String(validate=validate.OneOf(sorted(RULESETS)))
 
 
+RULESET_IDS = sorted(RULESETS)
+STATUSES = ["waiting", "in_progress", "finished"]
+
+
 class LobbyEntrySchema(Schema):
-    game_id = fields.String()
-    ruleset = fields.String()
-    status = fields.String()
-    version = fields.Integer()
-    created_at = fields.String()
-    seats = fields.List(fields.Nested(SeatSchema))
-    open_seats = fields.Integer()
+    game_id = fields.String(required=True)
+    ruleset = fields.String(required=True, validate=validate.OneOf(RULESET_IDS))
+    status = fields.String(required=True, validate=validate.OneOf(STATUSES))
+    version = fields.Integer(required=True)
+    created_at = fields.String(required=True)
+    seats = fields.List(fields.Nested(SeatSummarySchema), required=True)
+    open_seats = fields.Integer(required=True)
 
 
 class LeaderboardQuerySchema(Schema):
@@ -72,33 +101,30 @@ class LeaderboardQuerySchema(Schema):
 
 
 class LeaderboardRowSchema(Schema):
-    rank = fields.Integer()
-    player = fields.String(metadata={"description": "a player's name, or bot:<kind>"})
-    games = fields.Integer()
-    wins = fields.Integer(metadata={"description": "games won, shared victories included"})
-    points = fields.Integer(metadata={"description": "the sum of the player's final scores"})
+    rank = fields.Integer(required=True)
+    player = fields.String(required=True, metadata={"description": "a player's name, or bot:<kind>"})
+    games = fields.Integer(required=True)
+    wins = fields.Integer(required=True, metadata={"description": "games won, shared victories included"})
+    points = fields.Integer(required=True, metadata={"description": "the sum of the player's final scores"})
 
 
 class LeaderboardSchema(Schema):
-    ruleset = fields.String()
-    players = fields.List(fields.Nested(LeaderboardRowSchema))
+    ruleset = fields.String(required=True, validate=validate.OneOf(RULESET_IDS))
+    players = fields.List(fields.Nested(LeaderboardRowSchema), required=True)
 
 
 class JoinSchema(Schema):
     name = player_name(required=True)
 
 
-class MoveSchema(Schema):
-    """A move: its `type` and the fields that type takes."""
+class MoveSchema(DeclaredInGames):
+    """A move: its `type`, which the ruleset's `parse_move` reads with the fields that type takes. Documented
+    as `Move`, the union of every ruleset's move types (games/schema.py)."""
 
     class Meta:
         unknown = INCLUDE
-        description = (
-            "A move: `type` and the fields that type takes. Each ruleset's move types are listed, with their "
-            "JSON Schema, by `GET /v1/rulesets` and under their own names in this document (e.g. `Play`)."
-        )
 
-    type = fields.String(required=True, metadata={"example": "play"})
+    type = fields.String(required=True)
 
 
 class MoveHeadersSchema(Schema):
@@ -117,97 +143,44 @@ class EventsQuerySchema(Schema):
     limit = fields.Integer(load_default=100, validate=validate.Range(1, 1000))
 
 
-class AwaitingSchema(Schema):
-    seat = fields.Integer()
-    decision = fields.String()
-    deadline_at = fields.String(
-        metadata={
-            "format": "date-time",
-            "description": "when the decision falls due (UTC); only where a deadline or a time limit runs",
-        }
-    )
+class GameSchema(DeclaredInGames):
+    """A game as the caller may see it: `Game`, one schema per ruleset (games/schema.py)."""
 
 
-class GameSchema(Schema):
-    game_id = fields.String()
-    ruleset = fields.String()
-    version = fields.Integer(metadata={"description": "the number of events in the game's log"})
-    status = fields.String(validate=validate.OneOf(["waiting", "in_progress", "finished"]))
-    created_at = fields.String()
-    options = fields.Dict()
-    seats = fields.List(fields.Nested(SeatSchema))
-    seed_commitment = fields.String(metadata={"description": 'sha256 of "<seed>:<salt>", both revealed at the end'})
-    randomness = fields.String(
-        validate=validate.OneOf(["secret", "public"]),
-        metadata={
-            "description": "`secret`: the service drew the seed and keeps it and its salt secret until the end. "
-            "`public`: the creator gave the seed; it reproduces the game, and whoever knows or guesses it can "
-            "compute every shuffle and roll (for tests and replays, not for games whose deal must stay secret)"
-        },
-    )
-    seed = fields.Integer(metadata={"description": "revealed once the game is finished"})
-    salt = fields.String(metadata={"description": "revealed once the game is finished"})
-    awaiting = fields.List(fields.Nested(AwaitingSchema))
-    waiting_since = fields.Integer(
-        allow_none=True,
-        metadata={
-            "description": "the version of the event with which the current wait began (the game's start, a new "
-            "round, the next seat's turn): deadlines count from it; null before the game starts"
-        },
-    )
-    time_limit_s = fields.Integer(
-        allow_none=True, metadata={"description": "seconds the current wait may last (a deadline, an aiming window)"}
-    )
-    state = fields.Dict(allow_none=True, metadata={"description": "the game's public state, per ruleset"})
-    you = fields.Dict(metadata={"description": "the caller's seat: its private state and `legal_moves`"})
+class CreatedGameSchema(DeclaredInGames):
+    """A new game as a spectator sees it, with the tokens of its human seats: `CreatedGame`."""
+
+
+class EventSchema(DeclaredInGames):
+    """One event of the log as the caller may see it: `Event`, one schema per event type."""
 
 
 class SeatTokenSchema(Schema):
-    seat = fields.Integer()
-    token = fields.String(metadata={"description": "the seat's secret; send it as `Authorization: Bearer`"})
-
-
-class CreatedGameSchema(GameSchema):
-    tokens = fields.List(fields.Nested(SeatTokenSchema), metadata={"description": "handed out once"})
+    seat = fields.Integer(required=True)
+    token = fields.String(
+        required=True, metadata={"description": "the seat's secret; send it as `Authorization: Bearer`"}
+    )
 
 
 class JoinedSchema(Schema):
-    seat = fields.Integer()
-    token = fields.String()
-    game = fields.Nested(GameSchema)
-
-
-class EventSchema(Schema):
-    game_id = fields.String()
-    version = fields.Integer()
-    schema_version = fields.Integer()
-    type = fields.String()
-    seat = fields.Integer(allow_none=True, metadata={"description": "the seat whose command caused it"})
-    at = fields.String()
-    payload = fields.Dict()
-    prev_hash = fields.String()
-    hash = fields.String(metadata={"description": "sha256 of the event's canonical JSON without `hash`"})
-    nonce = fields.String(
-        metadata={
-            "description": "the event's secret, covered by its hash; shown only to those who see the whole event "
-            "(payload and command), and to everyone once the game is over"
-        }
-    )
-    command_id = fields.String(metadata={"description": "shown to the command's author, and to all once finished"})
-    command = fields.Dict(metadata={"description": "shown to the command's author, and to all once finished"})
+    seat = fields.Integer(required=True, metadata={"description": "the seat taken"})
+    token = fields.String(required=True, metadata={"description": "its secret, handed out once"})
+    game = fields.Nested(GameSchema, required=True)
 
 
 class EventPageSchema(Schema):
-    game_id = fields.String()
-    version = fields.Integer()
-    events = fields.List(fields.Nested(EventSchema))
-    next_after = fields.Integer(allow_none=True, metadata={"description": "pass as `after` for the next page"})
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True, metadata={"description": "the game's version now"})
+    events = fields.List(fields.Nested(EventSchema), required=True)
+    next_after = fields.Integer(
+        required=True, allow_none=True, metadata={"description": "pass as `after` for the next page"}
+    )
 
 
 class MoveResultSchema(Schema):
-    version = fields.Integer()
-    events = fields.List(fields.Nested(EventSchema))
-    game = fields.Nested(GameSchema)
+    version = fields.Integer(required=True, metadata={"description": "the game's version after the move"})
+    events = fields.List(fields.Nested(EventSchema), required=True, metadata={"description": "what the move made"})
+    game = fields.Nested(GameSchema, required=True)
 
 
 class StreamQuerySchema(Schema):
@@ -225,58 +198,95 @@ class StreamTicketSchema(Schema):
     stream = fields.String(metadata={"description": "the live feed's URL with the ticket, ready for EventSource"})
 
 
+class AuditProblemSchema(Schema):
+    version = fields.Integer(required=True, allow_none=True, metadata={"description": "the event it concerns"})
+    check = fields.String(required=True, metadata={"description": "what was checked, e.g. `chain`"})
+    detail = fields.String(required=True)
+
+
 class AuditSchema(Schema):
-    game_id = fields.String()
-    ok = fields.Boolean()
-    event_count = fields.Integer()
-    head_hash = fields.String(metadata={"description": "the hash of the last event: the head of the chain"})
-    problems = fields.List(fields.Dict(), metadata={"description": "each with `version`, `check` and `detail`"})
+    game_id = fields.String(required=True)
+    ok = fields.Boolean(required=True)
+    event_count = fields.Integer(required=True)
+    head_hash = fields.String(
+        required=True, metadata={"description": "the hash of the last event: the head of the chain"}
+    )
+    problems = fields.List(fields.Nested(AuditProblemSchema), required=True)
 
 
-class ResultSchema(Schema):
-    game_id = fields.String()
-    ruleset = fields.String()
-    version = fields.Integer()
-    tallied = fields.Boolean(metadata={"description": "whether the game_tallied event has been recorded"})
-    seats = fields.List(fields.Nested(SeatSchema))
-    scores = fields.List(fields.Integer())
-    ranks = fields.List(fields.Integer(allow_none=True))
-    winners = fields.List(fields.Integer())
-    tie_break = fields.String(allow_none=True, metadata={"description": "the criterion that separated the leaders"})
-    tie_breakers = fields.List(fields.String())
-    details = fields.Dict()
+class GameResultSchema(Schema):
+    game_id = fields.String(required=True)
+    ruleset = fields.String(required=True, validate=validate.OneOf(RULESET_IDS))
+    version = fields.Integer(required=True)
+    tallied = fields.Boolean(
+        required=True, metadata={"description": "whether the game_tallied event has been recorded"}
+    )
+    seats = fields.List(fields.Nested(SeatSummarySchema), required=True)
+    scores = fields.List(fields.Integer(), required=True)
+    ranks = fields.List(
+        fields.Integer(allow_none=True), required=True, metadata={"description": "1 is best; null: out of the running"}
+    )
+    winners = fields.List(fields.Integer(), required=True)
+    tie_break = fields.String(
+        required=True, allow_none=True, metadata={"description": "the criterion that separated the leaders"}
+    )
+    tie_breakers = fields.List(fields.String(), required=True)
+    details = fields.Dict(required=True, metadata={"description": "what else the ruleset tells of its end"})
 
 
 class OptionSchema(Schema):
-    name = fields.String()
-    type = fields.String()
-    default = fields.Raw(allow_none=True)
-    description = fields.String()
+    name = fields.String(required=True)
+    type = fields.String(required=True, validate=validate.OneOf(["int", "bool"]))
+    default = fields.Raw(
+        required=True,
+        allow_none=True,
+        metadata={"anyOf": [{"type": "integer"}, {"type": "boolean"}, {"type": "null"}]},
+    )
+    description = fields.String(required=True)
 
 
 class RulesetSchema(Schema):
-    id = fields.String()
-    name = fields.String()
-    min_players = fields.Integer()
-    max_players = fields.Integer()
-    description = fields.String()
-    options = fields.List(fields.Nested(OptionSchema))
-    move_types = fields.List(fields.String())
-    moves = fields.Dict(metadata={"description": "JSON Schema of each move type"})
+    id = fields.String(required=True, validate=validate.OneOf(RULESET_IDS))
+    name = fields.String(required=True)
+    min_players = fields.Integer(required=True)
+    max_players = fields.Integer(required=True)
+    description = fields.String(required=True)
+    options = fields.List(
+        fields.Nested(OptionSchema),
+        required=True,
+        metadata={"description": "each option's bounds are in the ruleset's `<Ruleset>Options` schema"},
+    )
+    move_types = fields.List(fields.String(), required=True)
+    moves = fields.Dict(
+        keys=fields.String(),
+        values=fields.Dict(),
+        required=True,
+        metadata={"description": "JSON Schema of each move type (in this document: `<Ruleset><Move>`)"},
+    )
 
 
 class HealthSchema(Schema):
-    status = fields.String()
-    redis = fields.String()
+    status = fields.String(required=True, validate=validate.OneOf(["ok", "degraded"]))
+    redis = fields.String(required=True, validate=validate.OneOf(["ok", "unreachable"]))
 
 
 class LivenessSchema(Schema):
-    status = fields.String(metadata={"example": "ok"})
+    status = fields.String(required=True, validate=validate.OneOf(["ok"]))
 
 
 class ProblemSchema(Schema):
-    type = fields.String()
-    title = fields.String()
-    status = fields.Integer()
-    detail = fields.String()
-    code = fields.String()
+    """An error (RFC 9457): `code` is stable, for programs; `title` and `detail` are for people."""
+
+    type = fields.String(required=True, metadata={"example": "about:blank"})
+    title = fields.String(required=True)
+    status = fields.Integer(required=True)
+    detail = fields.String(required=True)
+    code = fields.String(required=True, metadata={"example": "game_not_found"})
+    errors = fields.Dict(
+        keys=fields.String(),
+        values=fields.Raw(),
+        metadata={
+            "description": "422 only, when the request does not fit its schema: the messages by location "
+            '(`json`, `query`, `headers`) and field, e.g. {"json": {"seats": ["Missing data for required field."]}}'
+        },
+    )

@@ -14,11 +14,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Union
 
+import jsonschema_rs
 import msgspec
 import pytest
 
 from games.base import EVERYONE, SPECTATOR, Event, IllegalMoveError, Move, Ruleset, Viewer
 from games.registry import RULESETS
+from games.schema import REF, components, event_names, prefix
 from games.table import TABLE_EVENTS, Seat, SetupError, Status, Table, create, evolve, join, play, view
 from games.table import event_view as table_event_view
 
@@ -135,6 +137,17 @@ def variants(move: Move) -> Iterator[Move]:
 
 def private_free(body: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in body.items() if k != "you"}
+
+
+@functools.cache
+def schema(name: str) -> jsonschema_rs.Validator:
+    """A validator for one component of the OpenAPI document's schemas (games/schema.py builds them)."""
+    return jsonschema_rs.validator_for({"$ref": REF + name, "components": {"schemas": components()}})
+
+
+def assert_fits(name: str, body: Any, where: str) -> None:
+    errors = [f"{e.instance_path}: {e.message}" for e in schema(name).iter_errors(body)]
+    assert not errors, f"{where} does not fit the {name} schema: {errors[:3]}"
 
 
 # --- the ruleset's declared shape -----------------------------------------------------------------------
@@ -329,6 +342,56 @@ def test_a_seat_sees_the_public_view_plus_only_its_own_you(ruleset_id: str, seat
             msgspec.json.encode(body)
             assert private_free(body) == public
             assert body["you"]["seat"] == seat
+
+
+@pytest.mark.parametrize(("ruleset_id", "seats", "seed"), CASES)
+def test_every_view_fits_the_declared_schema_exactly(ruleset_id: str, seats: int, seed: int) -> None:
+    """What each seat, a spectator and EVERYONE see at every version fits the game's schema: no key it does not
+    declare, none it requires missing, every value of its type, `ruleset` naming the game (a view of `Game`,
+    the union, fits exactly one of its rulesets' schemas). A view changed without its declaration fails here."""
+    game = playthrough(ruleset_id, seats, seed)
+    viewers: list[Viewer] = [*range(seats), SPECTATOR, EVERYONE]
+
+    for table in game.tables:
+        for viewer in viewers:
+            assert_fits("Game", view(game.ruleset, table, viewer), f"the view of {viewer} at version {table.version}")
+
+
+@pytest.mark.parametrize(("ruleset_id", "seats", "seed"), CASES)
+def test_every_event_as_each_viewer_sees_it_fits_its_payload_schema(ruleset_id: str, seats: int, seed: int) -> None:
+    """A payload redacted for a viewer fits too: the secret it lacks is optional in its schema."""
+    game = playthrough(ruleset_id, seats, seed)
+    names = {**event_names(None), **event_names(game.ruleset)}
+    viewers: list[Viewer] = [*range(seats), SPECTATOR, EVERYONE]
+
+    for version, event in enumerate(game.events, start=1):
+        for viewer in viewers:
+            payload = table_event_view(game.ruleset, event, viewer)
+            assert_fits(names[event.type], payload, f"{event.type} at version {version}, as {viewer} sees it")
+
+
+@pytest.mark.parametrize(("ruleset_id", "seats", "seed"), CASES)
+def test_every_decision_awaited_is_declared(ruleset_id: str, seats: int, seed: int) -> None:
+    """The schema lists a ruleset's `decisions`; a decision `awaiting` names must be among them."""
+    game = playthrough(ruleset_id, seats, seed)
+    ruleset = game.ruleset
+
+    for table in game.tables:
+        if table.rules is not None:
+            undeclared = set(ruleset.awaiting(table.rules).values()) - set(ruleset.decisions)
+            assert not undeclared, f"{ruleset.id} awaits {undeclared} at version {table.version}: add to DECISIONS"
+
+
+@pytest.mark.parametrize("ruleset", RULESET_PARAMS)
+def test_every_legal_move_fits_the_move_schema(ruleset: Ruleset[Any]) -> None:
+    game = playthrough(ruleset.id, ruleset.min_seats, 0)
+    p = prefix(ruleset)
+
+    for table in game.in_progress():
+        for seat in range(game.seats):
+            for move in ruleset.legal_moves(table.rules, seat):
+                assert_fits(f"{p}Move", msgspec.to_builtins(move), f"{move}")
+                assert_fits("Move", msgspec.to_builtins(move), f"{move}")
 
 
 @pytest.mark.parametrize(("ruleset_id", "seats", "seed"), CASES)

@@ -1,0 +1,241 @@
+"""The JSON Schema (2020-12, as OpenAPI 3.1 uses it) of what every game takes and shows: its moves, options,
+views and event payloads, under the names the OpenAPI document gives them.
+
+Nothing here is written twice: every schema comes from what games/ already declares. msgspec turns the
+Structs into JSON Schema (moves and events in each game's `events.py`/`moves.py`, the shapes of its view
+as `Ruleset.state_view` and `Ruleset.you_view`, the table's `GameView`); the rest is assembled from the
+Ruleset itself (its options, its decisions, the fields `secret_fields` redacts). A game's components are
+named after it (`CashNGunsLoad`, `MobstersGameEnded`), so two games may name their classes alike; a name
+declared twice is an error, never a silent rename.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import msgspec
+
+from games.base import Event, Move, Option, Ruleset
+from games.registry import RULESETS
+from games.table import TABLE_EVENTS, TABLE_SECRET_FIELDS, GameView, options_of
+
+REF = "#/components/schemas/"
+Schema = dict[str, Any]
+
+
+def prefix(ruleset: Ruleset[Any]) -> str:
+    """The name a ruleset's components start with: `cash-n-guns` → `CashNGuns`."""
+    return "".join(part.capitalize() for part in ruleset.id.split("-"))
+
+
+def ref(name: str) -> Schema:
+    return {"$ref": REF + name}
+
+
+def tag(move: type[Move]) -> str:
+    return str(move.__struct_config__.tag)
+
+
+def merge(into: dict[str, Schema], components: Mapping[str, Schema]) -> None:
+    """Add components, refusing a name that is already taken: two games must not claim one name."""
+    for name, schema in components.items():
+        if name in into:
+            raise ValueError(f"two schemas are named {name!r}: rename one")
+        into[name] = schema
+
+
+def struct_components(types: Iterable[Any], name_prefix: str = "") -> dict[str, Schema]:
+    """msgspec's JSON Schema of some types and of every type they use, each name prefixed. Every object is
+    closed (`additionalProperties: false`): what the service sends is exactly what its Structs declare,
+    and a move with a field its type does not take is refused (422 `unknown_field`)."""
+    _, found = msgspec.json.schema_components(tuple(types), ref_template=REF + name_prefix + "{name}")
+    for name in found:
+        if "." in name:  # msgspec spelt out a module path: two classes of one game share a name
+            raise ValueError(f"{name}: two classes share the name {name.rsplit('.', 1)[-1]!r}; rename one")
+    components = {name_prefix + name: schema for name, schema in found.items()}
+    for name, schema in components.items():
+        schema["title"] = name  # generators name their classes by title
+        if schema.get("type") == "object":
+            schema["additionalProperties"] = False
+    return components
+
+
+def optional(schema: Schema, fields: Iterable[str]) -> None:
+    """Fields some viewers do not receive (a redacted secret) are not required."""
+    schema["required"] = [name for name in schema["required"] if name not in set(fields)]
+
+
+def one_of(options: Mapping[str, str], property_name: str) -> Schema:
+    """A union of components told apart by one property: `options` maps its values to component names."""
+    return {
+        "oneOf": [ref(name) for name in dict.fromkeys(options.values())],
+        "discriminator": {"propertyName": property_name, "mapping": {k: REF + v for k, v in options.items()}},
+    }
+
+
+def option_schema(option: Option, max_seats: int) -> Schema:
+    """One option: its type, bounds and default. Every option may be null: null means its default."""
+    if option.kind is bool:
+        value: Schema = {"type": "boolean"}
+    elif option.names_a_seat:
+        value = {"type": "integer", "minimum": 0, "maximum": max_seats - 1}
+    else:
+        value = {"type": "integer", "minimum": option.minimum, "maximum": option.maximum}
+    return {"description": option.description, "anyOf": [value, {"type": "null"}], "default": option.default}
+
+
+def options_schema(ruleset: Ruleset[Any]) -> Schema:
+    """The options a game of this ruleset takes (its own and the table's); a view shows every one of them."""
+    options = options_of(ruleset)
+    return {
+        "title": f"{prefix(ruleset)}Options",
+        "description": f"The options of a {ruleset.name} game; one left out takes its default.",
+        "type": "object",
+        "properties": {name: option_schema(o, ruleset.max_seats) for name, o in options.items()},
+        "additionalProperties": False,
+    }
+
+
+def event_names(ruleset: Ruleset[Any] | None) -> dict[str, str]:
+    """Each event type of a ruleset (None: of the table) → the component name of its payload."""
+    events = TABLE_EVENTS if ruleset is None else ruleset.events
+    return {e.type: (prefix(ruleset) if ruleset else "") + e.__name__ for e in events}
+
+
+def payload_components(ruleset: Ruleset[Any] | None) -> dict[str, Schema]:
+    """Each event type's payload, and the types it uses. A field redacted for some viewers is optional."""
+    events: tuple[type[Event], ...] = TABLE_EVENTS if ruleset is None else ruleset.events
+    secrets: Mapping[type[Event], Iterable[str]] = (
+        TABLE_SECRET_FIELDS if ruleset is None else {e: (f,) for e, f in ruleset.secret_fields.items()}
+    )
+    components = struct_components(events, prefix(ruleset) if ruleset else "")
+    names = event_names(ruleset)
+    for event in events:
+        optional(components[names[event.type]], secrets.get(event, ()))
+    return components
+
+
+def game_components(ruleset: Ruleset[Any]) -> dict[str, Schema]:
+    """Everything one ruleset contributes: its moves and their union, its options, its decisions, its
+    view (`<Ruleset>Game`, with its `state` and `you`) and its event payloads."""
+    p = prefix(ruleset)
+    components = struct_components([*ruleset.moves, ruleset.state_view, ruleset.you_view], p)
+    for name, schema in payload_components(ruleset).items():
+        if components.get(name, schema) != schema:
+            raise ValueError(f"{name} is both an event and part of a view, with different schemas")
+        components[name] = schema
+    table = table_view()
+    merge(
+        components,
+        {
+            f"{p}Move": {
+                "title": f"{p}Move",
+                "description": f"A move of {ruleset.name}: `type` says which.",
+                **one_of({tag(m): p + m.__name__ for m in ruleset.moves}, "type"),
+            },
+            f"{p}Options": options_schema(ruleset),
+            f"{p}Awaiting": awaiting_schema(ruleset, table["AwaitingView"]),
+            f"{p}You": you_schema(ruleset, components.pop(p + ruleset.you_view.__name__)),
+            f"{p}Game": game_schema(ruleset, table["GameView"]),
+        },
+    )
+    return components
+
+
+def awaiting_schema(ruleset: Ruleset[Any], awaiting: Schema) -> Schema:
+    """The table's AwaitingView, its `decision` one of the ruleset's."""
+    awaiting["title"] = f"{prefix(ruleset)}Awaiting"
+    awaiting["properties"]["decision"] = {"type": "string", "enum": list(ruleset.decisions)}
+    return awaiting
+
+
+def you_schema(ruleset: Ruleset[Any], own: Schema) -> Schema:
+    """What the table shows a seat under `you`: its number, the game's `you_view`, and its legal moves."""
+    p = prefix(ruleset)
+    before_start = " The fields of the seat's own are absent until the game starts."
+    return {
+        **own,
+        "title": f"{p}You",
+        "description": own.get("description", "") + before_start,
+        "properties": {
+            "seat": {"type": "integer", "description": "the caller's seat"},
+            **own["properties"],
+            "legal_moves": {
+                "type": "array",
+                "items": ref(f"{p}Move"),
+                "description": "every move the seat may make now",
+            },
+        },
+        "required": ["seat", "legal_moves"],
+    }
+
+
+def game_schema(ruleset: Ruleset[Any], game: Schema) -> Schema:
+    """The table's GameView with the ruleset's own parts: `ruleset` itself, `options`, `awaiting`, `state`, `you`."""
+    p = prefix(ruleset)
+    properties = game["properties"]
+    properties["ruleset"] = {"type": "string", "enum": [ruleset.id]}
+    properties["options"] = ref(f"{p}Options")
+    properties["awaiting"] = {"type": "array", "items": ref(f"{p}Awaiting")}
+    properties["state"] = {**properties["state"], "anyOf": [ref(p + ruleset.state_view.__name__), {"type": "null"}]}
+    properties["you"] = {**ref(f"{p}You"), "description": properties["you"]["description"]}
+    return {**game, "title": f"{p}Game", "description": f"A {ruleset.name} game as the caller may see it."}
+
+
+def table_view() -> dict[str, Schema]:
+    """The table's `GameView` and the types it uses, before any ruleset types its game's parts."""
+    return struct_components([GameView])
+
+
+def table_components() -> dict[str, Schema]:
+    """What every game shares: the table's event payloads, the seat of a view and the game's status."""
+    components = payload_components(None)
+    view = table_view()
+    merge(components, {"SeatView": view["SeatView"], "Status": view["Status"]})
+    return components
+
+
+def build(rulesets: Iterable[Ruleset[Any]]) -> dict[str, Schema]:
+    """Every component of these rulesets, with `Move` (a move of any of them) and `Game` (a game of any).
+    ValueError if two rulesets take a move of the same `type` or claim the same component name."""
+    rulesets = list(rulesets)
+    components = table_components()
+    for ruleset in rulesets:
+        merge(components, game_components(ruleset))
+    moves: dict[str, str] = {}
+    for ruleset in rulesets:
+        for move in ruleset.moves:
+            if tag(move) in moves:
+                raise ValueError(f"two rulesets take a move {tag(move)!r}: a move body must name one move type")
+            moves[tag(move)] = prefix(ruleset) + move.__name__
+    merge(
+        components,
+        {
+            "Move": {
+                "title": "Move",
+                "description": "A move: `type` names it, and with it the ruleset it belongs to. `legal_moves` "
+                "lists the moves a seat may make now.",
+                **one_of(moves, "type"),
+            },
+            "Game": {
+                "title": "Game",
+                "description": "A game as the caller may see it: `ruleset` says which game, and so the shape of "
+                "its `options`, `awaiting`, `state` and `you` (`you` only for a seat token).",
+                **one_of({r.id: f"{prefix(r)}Game" for r in rulesets}, "ruleset"),
+            },
+        },
+    )
+    return components
+
+
+@functools.cache
+def _built() -> dict[str, Schema]:
+    return build(RULESETS.values())
+
+
+def components() -> dict[str, Schema]:
+    """Every component of the games the service offers, by name: a fresh copy the caller may change."""
+    return copy.deepcopy(_built())

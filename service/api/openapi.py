@@ -1,0 +1,350 @@
+"""The OpenAPI document beyond what flask-smorest reads off the routes: the typed schemas games/ declares, the
+event envelopes, and the problems every operation can answer.
+
+OpenAPI 3.1.0, not 3.0.3: its schemas are JSON Schema 2020-12, which msgspec writes (`{"type": "null"}` in a
+union, tuples as `prefixItems`), so games/schema.py needs no translation; openapi-python-client and
+openapi-typescript both read 3.1 (the tests generate a client with each).
+
+Each operation declares what only it knows, next to its route: its `operationId` and, if it takes a seat
+token, its `security` (`SEAT_OR_SPECTATOR`, `SEAT`). `ProblemResponses` derives the rest from the operation
+itself: a body may be malformed, too large, of the wrong type or unfit (400, 413, 415, 422); a query or a
+header may be unfit (422); a game in the path may not exist (404); a token may be wrong (401); every route is
+rate limited but the health checks (429), needs Redis but the catalogue and liveness (503), and answers 405 to
+a method it does not take.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from apispec import APISpec, BasePlugin
+from apispec.ext.marshmallow import resolver
+from flask_smorest import Api
+
+from games import schema as game_schema
+from games.registry import RULESETS
+from games.schema import Schema, merge, one_of, prefix, ref
+from games.table import TABLE_EVENTS
+from service.api import schemas
+from service.api.problems import RETRY_AFTER_S
+
+SEAT_OR_SPECTATOR: list[dict[str, list[str]]] = [{"seatToken": []}, {}]
+"""A seat token is optional: with one the caller sees its seat, without one it is a spectator."""
+SEAT: list[dict[str, list[str]]] = [{"seatToken": []}]
+"""A seat token is needed."""
+
+NOT_RATE_LIMITED = frozenset({"getHealth", "getLiveness", "getReadiness"})
+"""The operations service/app.py exempts from the rate limit: probes must never be refused."""
+WITHOUT_REDIS = frozenset({"listRulesets", "getCardCatalogue", "getLiveness", "getHealth"})
+"""The operations that answer without Redis (/healthz answers its own 503 body, documented on the route)."""
+
+PROBLEM = "application/problem+json"
+
+EVENTS_DOC = "A page of the log as JSON; with `Accept: application/x-ndjson`, every event after `after`, one a line"
+LAST_EVENT_ID = {
+    "in": "header",
+    "name": "Last-Event-ID",
+    "required": False,
+    "description": "resume after this version (a reconnecting EventSource sends it); wins over `after`",
+    "schema": {"type": "string", "pattern": "^[0-9]{1,15}$"},
+}
+"""The header the live feed reads itself (service/api/history.py), so flask-smorest cannot see it."""
+
+
+def problem_example(status: int, code: str, title: str, detail: str, **extra: Any) -> dict[str, Any]:
+    return {"type": "about:blank", "title": title, "status": status, "detail": detail, "code": code, **extra}
+
+
+PROBLEMS: dict[int, tuple[str, str, dict[str, Any]]] = {
+    400: (
+        "BadRequest",
+        "The body is not JSON: broken, empty, not UTF-8, or nested more than 16 deep (`malformed_json`).",
+        problem_example(
+            400, "malformed_json", "The request body is not valid JSON", "the request body is not valid JSON"
+        ),
+    ),
+    401: (
+        "Unauthorized",
+        "The seat token is missing (a move needs one), malformed, or holds no seat in this game (`invalid_token`).",
+        problem_example(401, "invalid_token", "Missing or invalid seat token", "this token holds no seat in this game"),
+    ),
+    404: (
+        "NotFound",
+        "No such game (`game_not_found`) or version (`version_not_found`).",
+        problem_example(404, "game_not_found", "No such game", "no game '0123456789abcdef'"),
+    ),
+    405: (
+        "MethodNotAllowed",
+        "The path does not take this method (`method_not_allowed`).",
+        problem_example(
+            405, "method_not_allowed", "Method Not Allowed", "The method is not allowed for the requested URL."
+        ),
+    ),
+    409: (
+        "Conflict",
+        "Not possible now, and nothing changed: the rules refuse the move (their own `code`, e.g. `already_played`,"
+        " `game_finished`), the game moved on before it landed (`game_moved_on`), has no open seat left"
+        " (`game_already_started`), has not finished (`game_not_finished`), or is too busy"
+        " (`concurrent_modification`).",
+        problem_example(
+            409, "already_played", "Move not allowed", "you have already chosen your gangster for this round"
+        ),
+    ),
+    412: (
+        "PreconditionFailed",
+        "`If-Match` names another version than the game's (`version_mismatch`); nothing changed.",
+        problem_example(
+            412, "version_mismatch", "The game has moved on", "If-Match names version 4; the game is at version 6"
+        ),
+    ),
+    413: (
+        "PayloadTooLarge",
+        "The body is longer than 64 KiB (`payload_too_large`).",
+        problem_example(
+            413,
+            "payload_too_large",
+            "Request Entity Too Large",
+            "The data value transmitted exceeds the capacity limit.",
+        ),
+    ),
+    415: (
+        "UnsupportedMediaType",
+        "The body is not sent as `application/json` (`unsupported_media_type`).",
+        problem_example(
+            415,
+            "unsupported_media_type",
+            "The request body is not JSON",
+            "send the request body as JSON, with Content-Type: application/json",
+        ),
+    ),
+    422: (
+        "UnprocessableEntity",
+        "The request does not fit: a field of the wrong type or missing (`invalid_request`, with `errors`), a move"
+        " field its type does not take (`unknown_field`), an option out of bounds (`invalid_option`), a bad"
+        " header (`invalid_header`), an unknown ruleset (`unknown_ruleset`), and so on. Nothing changed.",
+        problem_example(
+            422,
+            "invalid_request",
+            "Unprocessable Entity",
+            'the request does not fit the schema: {"json": {"seats": ["Missing data for required field."]}}',
+            errors={"json": {"seats": ["Missing data for required field."]}},
+        ),
+    ),
+    429: (
+        "TooManyRequests",
+        "Over the rate limit, counted per client address (`rate_limited`); nothing changed.",
+        problem_example(429, "rate_limited", "Too Many Requests", "120 per 1 minute"),
+    ),
+    503: (
+        "ServiceUnavailable",
+        "The game store (Redis) is not answering (`unavailable`): retry after `Retry-After` seconds. A move"
+        " answered 503 either never landed or landed whole: retried with its `Idempotency-Key`, it gets its first"
+        " answer.",
+        problem_example(
+            503, "unavailable", "Service unavailable", "the game store is not answering; try again in 3 seconds"
+        ),
+    ),
+}
+"""Each problem status: its response component's name, what it means here, and an example."""
+
+
+def problem_response(status: int) -> dict[str, Any]:
+    _, description, example = PROBLEMS[status]
+    response: dict[str, Any] = {
+        "description": description,
+        "content": {PROBLEM: {"schema": ref("Problem"), "example": example}},
+    }
+    if status == 503:
+        response["headers"] = {
+            "Retry-After": {
+                "description": f"seconds to wait before trying again ({RETRY_AFTER_S})",
+                "schema": {"type": "integer"},
+            }
+        }
+    return response
+
+
+def problems_of(path: str, operation: dict[str, Any]) -> set[int]:
+    """The problems an operation can answer, from what it takes: see the module's docstring."""
+    operation_id = operation["operationId"]
+    parameters = [p for p in operation.get("parameters", []) if isinstance(p, dict)]
+    statuses = {405}
+    if "requestBody" in operation:
+        statuses |= {400, 413, 415, 422}
+    if any(p.get("in") in ("query", "header") for p in parameters):
+        statuses.add(422)
+    if "{" in path:
+        statuses.add(404)
+    if any("seatToken" in requirement for requirement in operation.get("security", [])):
+        statuses.add(401)
+    if operation_id not in NOT_RATE_LIMITED:
+        statuses.add(429)
+    if operation_id not in WITHOUT_REDIS:
+        statuses.add(503)
+    return statuses
+
+
+class ProblemResponses(BasePlugin):
+    """Documents every problem each operation can answer, as `application/problem+json`, and checks that each
+    operation has an operationId of its own."""
+
+    def init_spec(self, spec: APISpec) -> None:
+        self.spec = spec
+        self.operation_ids: set[str] = set()
+        for status, (name, *_) in PROBLEMS.items():
+            spec.components.response(name, problem_response(status))
+
+    def operation_helper(self, path: str | None = None, operations: dict[str, Any] | None = None, **_: Any) -> None:
+        for method, operation in (operations or {}).items():
+            operation_id = operation.get("operationId")
+            if not operation_id:
+                raise ValueError(f"{method.upper()} {path} has no operationId: add @blp.doc(operationId=...)")
+            if operation_id in self.operation_ids:
+                raise ValueError(f"two operations are called {operation_id!r}")
+            self.operation_ids.add(operation_id)
+            responses = operation.setdefault("responses", {})
+            for key, documented in list(responses.items()):
+                if isinstance(documented, str) and str(key).isdigit() and int(key) in PROBLEMS:
+                    responses[key] = PROBLEMS[int(key)][0]  # declared on the route, e.g. 409: told in full here
+            for status in problems_of(path or "", operation):
+                if not any(str(key) == str(status) for key in responses):  # /healthz documents its own 503
+                    responses[status] = PROBLEMS[status][0]
+
+
+def event_item(event_type: str, payload: str, doc: str) -> Schema:
+    """One event of the log as a caller may see it (service/feed.py `feed_item`)."""
+    optional_string: Schema = {"anyOf": [{"type": "string"}, {"type": "null"}]}
+    return {
+        "title": f"{payload}Event",
+        "description": f"A `{event_type}` event: {doc}",
+        "type": "object",
+        "properties": {
+            "game_id": {"type": "string"},
+            "version": {"type": "integer", "minimum": 1, "description": "the event's place in the log, from 1"},
+            "type": {"type": "string", "enum": [event_type]},
+            "schema_version": {"type": "integer", "minimum": 1, "description": "the version of its payload's schema"},
+            "seat": {
+                "anyOf": [{"type": "integer"}, {"type": "null"}],
+                "description": "the seat whose command caused it; null for the house's",
+            },
+            "at": {"type": "string", "description": "when it was stored (ISO 8601, UTC)"},
+            "payload": ref(payload),
+            "prev_hash": {"type": "string", "description": "the hash of the event before (64 zeros for the first)"},
+            "hash": {"type": "string", "description": "sha256 of the event's canonical JSON without `hash`"},
+            "nonce": {
+                "type": "string",
+                "description": "the event's secret, covered by its hash; shown only to those who see the whole event "
+                "(payload and command), and to everyone once the game is over",
+            },
+            "command_id": {
+                **optional_string,
+                "description": "shown to the command's author, and to all once finished",
+            },
+            "command": {
+                **ref("Command"),
+                "description": "on a command's first event: shown to its author, and to all once finished",
+            },
+        },
+        "required": ["game_id", "version", "type", "schema_version", "seat", "at", "payload", "prev_hash", "hash"],
+        "additionalProperties": False,
+    }
+
+
+def commands() -> dict[str, Schema]:
+    """The commands that cause events (service/games.py and service/house.py write them), told apart by `name`."""
+
+    def command(name: str, doc: str, **fields: Schema) -> Schema:
+        required = ["name", *(f for f in fields if f != "by")]
+        properties = {"name": {"type": "string", "enum": [name]}, **fields}
+        return {
+            "description": doc,
+            "type": "object",
+            "properties": properties,
+            "required": required,
+            "additionalProperties": False,
+        }
+
+    found = {
+        "CreateCommand": command("create", "A game was created."),
+        "JoinCommand": command("join", "A player took an open seat.", player={"type": "string"}),
+        "MoveCommand": command(
+            "move",
+            "A seat moved: by its player, or `by` the house (a bot, or a random move at a deadline).",
+            seat={"type": "integer"},
+            move=ref("Move"),
+            by={"type": "string", "enum": ["bot", "deadline"]},
+        ),
+        "TimeoutCommand": command(
+            "timeout",
+            "A wait's time ran out (the game's own rule, e.g. the aiming window).",
+            wait_since={"type": "integer"},
+        ),
+        "TallyCommand": command("tally", "The final tally was recorded."),
+    }
+    names = {schema["properties"]["name"]["enum"][0]: name for name, schema in found.items()}
+    return {**found, "Command": {"description": "The command that caused a batch of events.", **one_of(names, "name")}}
+
+
+def service_components(typed: dict[str, Schema]) -> dict[str, Schema]:
+    """What the service adds around the games' own schemas: the envelope of each event type with `Event`,
+    the union of them all, the commands, and a new game's answer with its seat tokens (`CreatedGame`)."""
+    components = commands()
+    events: dict[str, str] = {}
+    sources = [(None, TABLE_EVENTS), *((r, r.events) for r in RULESETS.values())]
+    for ruleset, event_types in sources:
+        names = game_schema.event_names(ruleset)
+        for event in event_types:
+            payload = names[event.type]
+            components[f"{payload}Event"] = event_item(event.type, payload, typed[payload].get("description", ""))
+            events[event.type] = f"{payload}Event"
+    components["Event"] = {
+        "description": "One event of a game's log as the caller may see it: `type` says which, and so the shape "
+        "of its `payload` (a seat's secret is left out for the others until the game is over).",
+        **one_of(events, "type"),
+    }
+    created: dict[str, str] = {}
+    for ruleset in RULESETS.values():
+        game = dict(typed[f"{prefix(ruleset)}Game"])
+        name = f"{prefix(ruleset)}CreatedGame"
+        tokens = {"type": "array", "items": ref("SeatToken"), "description": "each human seat's token, handed out once"}
+        components[name] = {
+            **game,
+            "title": name,
+            "description": f"A new {ruleset.name} game as a spectator sees it, and its seat tokens.",
+            "properties": {**game["properties"], "tokens": tokens},
+            "required": [*game["required"], "tokens"],
+        }
+        created[ruleset.id] = name
+    components["CreatedGame"] = {
+        "description": "A new game as a spectator sees it, with the token of each human seat.",
+        **one_of(created, "ruleset"),
+    }
+    return components
+
+
+def stand_ins() -> set[str]:
+    """The component names of the schemas.DeclaredInGames stand-ins."""
+    found, todo = set(), [schemas.DeclaredInGames]
+    while todo:
+        cls = todo.pop()
+        todo.extend(cls.__subclasses__())
+        found.add(resolver(cls))
+    return found - {resolver(schemas.DeclaredInGames)}
+
+
+def document_games(api: Api) -> None:
+    """Add the typed schemas of games/ and the service's envelopes to the document, each in place of the
+    DeclaredInGames stand-in of the same name. Call it once every blueprint is registered."""
+    spec = api.spec
+    typed = game_schema.components()
+    merge(typed, service_components(typed))
+    replaced = stand_ins()
+    missing = replaced - set(typed)
+    if missing:
+        raise ValueError(f"nothing documents the stand-ins {sorted(missing)}")
+    spec.components.schema("SeatToken", schema=schemas.SeatTokenSchema)
+    for name, schema in typed.items():
+        if name in replaced:
+            spec.components.schemas[name] = schema
+        else:
+            spec.components.schema(name, component=schema)  # refuses a name the marshmallow schemas took

@@ -1,0 +1,167 @@
+"""Clients generated from the committed OpenAPI document work: a Python client (openapi-python-client) plays a
+whole game of every ruleset through its typed models, and openapi-typescript types a move as a discriminated
+union. The document is generated from once per session, as a client developer would."""
+
+from __future__ import annotations
+
+import importlib
+import random
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import httpx
+import pytest
+from flask import Flask
+
+from games.registry import RULESETS
+from games.schema import prefix
+
+ROOT = Path(__file__).parents[1]
+SPEC = ROOT / "api_spec" / "openapi.yaml"
+OPENAPI_TYPESCRIPT = "openapi-typescript@7.13.0"
+PACKAGE = "syndicate_client"
+CONFIG = f"""\
+project_name_override: syndicate-client
+package_name_override: {PACKAGE}
+literal_enums: true
+post_hooks: []
+"""
+MAX_TURNS = 5000
+
+
+@pytest.fixture(scope="session")
+def client_package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
+    """The Python client openapi-python-client generates from the committed document, imported."""
+    workdir = tmp_path_factory.mktemp("python-client")
+    (workdir / "config.yaml").write_text(CONFIG)
+    generator = Path(sys.executable).with_name("openapi-python-client")
+    command = [str(generator), "generate", "--path", str(SPEC), "--config", "config.yaml", "--meta", "none"]
+    done = subprocess.run(
+        [*command, "--output-path", str(workdir / PACKAGE)], cwd=workdir, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Warning" not in done.stdout, f"the generator skipped part of the document:\n{done.stdout}"
+    sys.path.insert(0, str(workdir))
+    try:
+        yield importlib.import_module(PACKAGE)
+    finally:
+        sys.path.remove(str(workdir))
+        for name in [m for m in sys.modules if m == PACKAGE or m.startswith(f"{PACKAGE}.")]:
+            del sys.modules[name]
+
+
+def sub(package: ModuleType, name: str) -> ModuleType:
+    return importlib.import_module(f"{package.__name__}.{name}")
+
+
+def client_for(package: ModuleType, app: Flask, token: str | None = None) -> Any:
+    """A generated client that calls the app in this process. The seat token goes on the httpx client, which
+    the generated client uses as it is."""
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    transport = httpx.Client(transport=httpx.WSGITransport(app=app), base_url="http://testserver", headers=headers)
+    if token:
+        client = package.AuthenticatedClient(base_url="http://testserver", token=token, raise_on_unexpected_status=True)
+    else:
+        client = package.Client(base_url="http://testserver", raise_on_unexpected_status=True)
+    return client.set_httpx_client(transport)
+
+
+SEATS = {"twelve-gangsters": 3, "cash-n-guns": 4, "mobsters": 2}
+
+
+@pytest.mark.parametrize("ruleset_id", list(RULESETS))
+def test_a_generated_python_client_plays_a_whole_game_through_its_typed_models(
+    ruleset_id: str, client_package: ModuleType, app: Flask, drain: Callable[[], None]
+) -> None:
+    models = sub(client_package, "models")
+    games = sub(client_package, "api.games")
+    history = sub(client_package, "api.history")
+    p = prefix(RULESETS[ruleset_id])
+    game_type = getattr(models, f"{p}Game")
+    move_types = tuple(getattr(models, p + m.__name__) for m in RULESETS[ruleset_id].moves)
+    rng = random.Random(ruleset_id)
+
+    seats = [models.SeatSpec(name="Tester")] + [models.SeatSpec(bot="random") for _ in range(SEATS[ruleset_id] - 1)]
+    body = models.CreateGame(ruleset=ruleset_id, seats=seats, seed=7)
+    created = sub(games, "create_game").sync(client=client_for(client_package, app), body=body)
+    assert isinstance(created, getattr(models, f"{p}CreatedGame")), created
+    [token] = created.tokens
+    player = client_for(client_package, app, token.token)
+    game_id = created.game_id
+
+    moves = 0
+    for _ in range(MAX_TURNS):
+        drain()  # the bots' turns
+        game = sub(games, "get_game").sync(game_id, client=player)
+        assert isinstance(game, game_type), game
+        if str(game.status) == "finished":
+            break
+        legal = game.you.legal_moves
+        if not legal:
+            continue
+        assert all(isinstance(move, move_types) for move in legal)
+        answer = sub(games, "make_move").sync(game_id, client=player, body=rng.choice(legal))
+        assert isinstance(answer, models.MoveResult), answer
+        assert isinstance(answer.game, game_type)
+        moves += 1
+    else:
+        pytest.fail(f"no end after {MAX_TURNS} looks")
+
+    assert moves > 0
+    page = sub(history, "list_events").sync(game_id, client=player, limit=1000)
+    assert isinstance(page, models.EventPage)
+    assert [e.version for e in page.events] == list(range(1, len(page.events) + 1))
+    assert all(type(e).__name__.endswith("Event") for e in page.events)
+    then = sub(history, "get_state_at_version").sync(game_id, 3, client=player)
+    assert isinstance(then, game_type)
+    result = sub(games, "get_result").sync(game_id, client=client_for(client_package, app))
+    assert isinstance(result, models.GameResult)
+    assert len(result.scores) == SEATS[ruleset_id]
+
+
+def test_a_generated_python_client_reads_problems_and_the_catalogue(client_package: ModuleType, app: Flask) -> None:
+    models = sub(client_package, "models")
+    anyone = client_for(client_package, app)
+    missing = sub(client_package, "api.games.get_game").sync("0123456789abcdef", client=anyone)
+    assert isinstance(missing, models.Problem)
+    assert (missing.status, missing.code) == (404, "game_not_found")
+    rulesets = sub(client_package, "api.rulesets.list_rulesets").sync(client=anyone)
+    assert [r.id for r in rulesets] == list(RULESETS)
+
+
+@pytest.fixture(scope="session")
+def openapi_typescript(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """openapi-typescript, installed with npm (a pinned version) into a directory of this session."""
+    npm = shutil.which("npm")
+    if npm is None:
+        pytest.skip("npm is not on PATH: the TypeScript client is not generated")
+    tools = tmp_path_factory.mktemp("node-tools")
+    done = subprocess.run(
+        [npm, "install", "--prefix", str(tools), "--no-audit", "--no-fund", "--loglevel=error", OPENAPI_TYPESCRIPT],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return tools / "node_modules" / ".bin" / "openapi-typescript"
+
+
+def test_openapi_typescript_types_a_move_as_a_union_of_literal_types(openapi_typescript: Path, tmp_path: Path) -> None:
+    output = tmp_path / "syndicate.ts"
+    done = subprocess.run(
+        [str(openapi_typescript), str(SPEC), "--output", str(output)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    typescript = output.read_text()
+    moves = [prefix(r) + m.__name__ for r in RULESETS.values() for m in r.moves]
+    union = " | ".join(f'components["schemas"]["{name}"]' for name in moves)
+    assert f"Move: {union};" in typescript
+    for ruleset in RULESETS.values():
+        for move in ruleset.moves:
+            declaration = typescript.split(f"        {prefix(ruleset)}{move.__name__}: {{", 1)[1].split("};", 1)[0]
+            assert f'type: "{move.__struct_config__.tag}";' in declaration
