@@ -1,15 +1,21 @@
-"""The event store: one Redis Stream per game, appended atomically with optimistic concurrency.
+"""The event store: one log per game, appended atomically with optimistic concurrency.
 
-An append is one Lua script: it checks the expected version, adds the events under ids
-`<version>-0`, and writes in the same step the state snapshot, any new seat token hashes and the
-first answer to an idempotent request. Two racing appends on one version can never both land.
-Streams are never trimmed: the log is the truth; the snapshot is a cache of it.
+`EventStore` is what the rest of the service asks of a store; `RedisEventStore` keeps each game in a Redis
+Stream and a few keys beside it, all in one Cluster slot (the `{<game id>}` hash tag), and `MemoryEventStore`
+(events/memory.py) keeps them in a dict, for tests of the use cases that need no Redis.
+
+A commit is one step: it checks the expected version, adds the events (stream ids `<version>-0`), and writes
+with them the state snapshot, any new seat token hashes, the first answer to an idempotent request, and the
+game's own read models (every viewer's view; the result once it is over), so a client reads its own writes.
+Two racing commits on one version can never both land. Streams are never trimmed: the log is the truth, the
+snapshot a cache of it, the views projections of it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
 
 import redis
 
@@ -18,46 +24,15 @@ from events.envelope import GENESIS, Envelope, decode, encode
 
 IDEMPOTENCY_TTL_S = 24 * 3600
 
-_LOAD = """
-local snap = redis.call('HMGET', KEYS[1], 'version', 'head', 'state', 'ruleset', 'format')
-local version = tonumber(snap[1]) or 0
-local tail = redis.call('XRANGE', KEYS[2], (version + 1) .. '-0', '+')
-local tokens = redis.call('HGETALL', KEYS[3])
-local answer = false
-if KEYS[4] then answer = redis.call('GET', KEYS[4]) end
-return {snap[3] or false, version, snap[2] or false, snap[4] or false, tail, tokens, answer, snap[5] or false}
-"""
-
-_APPEND = """
-if KEYS[4] and redis.call('EXISTS', KEYS[4]) == 1 then
-  return {'duplicate', redis.call('GET', KEYS[4])}
-end
-local expected = tonumber(ARGV[1])
-local length = redis.call('XLEN', KEYS[1])
-if length ~= expected then return {'stale', length} end
-local count = tonumber(ARGV[2])
-for i = 1, count do
-  redis.call('XADD', KEYS[1], (expected + i) .. '-0', 'e', ARGV[6 + i])
-end
-redis.call('HSET', KEYS[2], 'version', expected + count, 'head', ARGV[3], 'state', ARGV[4], 'ruleset', ARGV[5],
-  'format', ARGV[6])
-local rest = 6 + count
-local tokens = tonumber(ARGV[rest + 1])
-for i = 1, tokens do
-  redis.call('HSET', KEYS[3], ARGV[rest + 2 * i], ARGV[rest + 2 * i + 1])
-end
-if KEYS[4] then
-  redis.call('SET', KEYS[4], ARGV[rest + 2 * tokens + 2], 'EX', ARGV[rest + 2 * tokens + 3])
-end
-return {'ok', expected + count}
-"""
+AnswerKey = tuple[str, str]
+"""Whose request (a hash of the caller) and its `Idempotency-Key`: where its first answer is kept."""
 
 
 class StaleVersionError(Exception):
-    """The stream moved past the expected version: someone else's events landed first."""
+    """The log moved past the expected version: someone else's events landed first."""
 
     def __init__(self, actual: int) -> None:
-        super().__init__(f"stream is at version {actual}")
+        super().__init__(f"the log is at version {actual}")
         self.actual = actual
 
 
@@ -71,17 +46,17 @@ class DuplicateRequestError(Exception):
 
 @dataclass(frozen=True)
 class Loaded:
-    """What one load returns: the snapshot (if any), the events after it, a stored first answer."""
+    """What one load returns: the snapshot (if any), the events after it, the token hashes, a stored answer."""
 
     snapshot: bytes | None
     snapshot_version: int
     snapshot_head: str
+    snapshot_format: int
+    """How the snapshot's state was derived (0: before formats were recorded): see games.table.FORMAT."""
     ruleset: str | None
     tail: list[Envelope]
     token_hashes: dict[int, str]
     answer: bytes | None
-    snapshot_format: int = 0
-    """How the snapshot's state was derived (0: before formats were recorded); see `append`."""
 
     @property
     def head_hash(self) -> str:
@@ -90,67 +65,177 @@ class Loaded:
 
 
 @dataclass(frozen=True)
-class Idempotency:
-    """Where the first answer to an idempotent request is kept."""
+class Commit:
+    """One decision to store: the events at `expected_version`, and what is written with them."""
 
-    key: str
-    answer: bytes
+    game_id: str
+    ruleset: str
+    envelopes: Sequence[Envelope]
+    expected_version: int
+    snapshot: bytes
+    snapshot_format: int
+    token_hashes: Mapping[int, str] = field(default_factory=dict)
+    answer_key: AnswerKey | None = None
+    answer: bytes = b""
+    views: Mapping[str, bytes] = field(default_factory=dict)
+    """Each viewer's view after the events (`spectator`, `0`, `1`, …), of format `snapshot_format`."""
+    result: bytes | None = None
 
 
-class EventStore:
+class EventStore(Protocol):
+    def load(self, game_id: str, answer_key: AnswerKey | None = None) -> Loaded:
+        """The snapshot and every event after it, the token hashes and a stored answer, in one step."""
+
+    def commit(self, commit: Commit) -> int:
+        """Store a decision; the new version. StaleVersionError if the log is not at the expected version,
+        DuplicateRequestError if the answer key already holds an answer (then nothing is written)."""
+
+    def read(self, game_id: str, after: int = 0, limit: int | None = None) -> list[Envelope]:
+        """Events with version > `after`, oldest first, at most `limit` of them."""
+
+    def wait_for(self, game_id: str, after: int, block_s: float, count: int) -> list[Envelope]:
+        """Events with version > `after`, waiting up to `block_s` seconds for the first to land."""
+
+    def token_hashes(self, game_id: str) -> dict[int, str]:
+        """Each human seat's token hash."""
+
+    def view(self, game_id: str, viewer: str, view_format: int) -> bytes | None:
+        """A viewer's stored view, if it is of the game's last version and of `view_format`; else None."""
+
+    def stored_views(self, game_id: str) -> tuple[int, int, dict[str, bytes]]:
+        """Every stored view of a game, with their version and format (0, 0 and none if there are none)."""
+
+    def write_views(
+        self, game_id: str, version: int, view_format: int, views: Mapping[str, bytes], result: bytes | None
+    ) -> None:
+        """Store the game's read models as of `version`, unless newer ones of this format are there."""
+
+    def result(self, game_id: str) -> bytes | None:
+        """The stored result of a finished game."""
+
+    def game_ids(self) -> Iterator[str]:
+        """Every game with a log."""
+
+    def ping(self) -> None:
+        """Return if the store answers; raise (redis.ConnectionError, say) if not."""
+
+
+_LOAD = """
+local snap = redis.call('HMGET', KEYS[1], 'version', 'head', 'state', 'ruleset', 'format')
+local version = tonumber(snap[1]) or 0
+local tail = redis.call('XRANGE', KEYS[2], (version + 1) .. '-0', '+')
+local tokens = redis.call('HGETALL', KEYS[3])
+local answer = false
+if KEYS[4] then answer = redis.call('GET', KEYS[4]) end
+return {snap[3] or false, version, snap[2] or false, snap[4] or false, tail, tokens, answer, snap[5] or false}
+"""
+
+# KEYS: events, snapshot, tokens, views, result[, answer]
+# ARGV: expected, format, ruleset, head, state, then counted lists: events; (seat, digest) pairs;
+# (viewer, view) pairs; then the result ('' for none), then the answer and its time to live.
+_COMMIT = """
+if KEYS[6] and redis.call('EXISTS', KEYS[6]) == 1 then
+  return {'duplicate', redis.call('GET', KEYS[6])}
+end
+local expected = tonumber(ARGV[1])
+local length = redis.call('XLEN', KEYS[1])
+if length ~= expected then return {'stale', length} end
+local i = 6
+local count = tonumber(ARGV[i])
+for k = 1, count do
+  redis.call('XADD', KEYS[1], (expected + k) .. '-0', 'e', ARGV[i + k])
+end
+local version = expected + count
+redis.call('HSET', KEYS[2], 'version', version, 'head', ARGV[4], 'state', ARGV[5], 'ruleset', ARGV[3],
+  'format', ARGV[2])
+i = i + count + 1
+local tokens = tonumber(ARGV[i])
+for k = 1, tokens do
+  redis.call('HSET', KEYS[3], ARGV[i + 2 * k - 1], ARGV[i + 2 * k])
+end
+i = i + 2 * tokens + 1
+local views = tonumber(ARGV[i])
+if views > 0 then
+  redis.call('DEL', KEYS[4])
+  redis.call('HSET', KEYS[4], 'version', version, 'format', ARGV[2], unpack(ARGV, i + 1, i + 2 * views))
+end
+i = i + 2 * views + 1
+if ARGV[i] ~= '' then redis.call('SET', KEYS[5], ARGV[i]) end
+if KEYS[6] then redis.call('SET', KEYS[6], ARGV[i + 1], 'EX', ARGV[i + 2]) end
+return {'ok', version}
+"""
+
+# Only forward: a catch-up or a rebuild that runs late never moves a view back; another format is replaced.
+_WRITE_VIEWS = """
+local stored = redis.call('HMGET', KEYS[1], 'version', 'format')
+if (tonumber(stored[1]) or 0) >= tonumber(ARGV[1]) and stored[2] == ARGV[2] then return 0 end
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 'version', ARGV[1], 'format', ARGV[2], unpack(ARGV, 4))
+if ARGV[3] ~= '' then redis.call('SET', KEYS[2], ARGV[3]) end
+return 1
+"""
+
+_VIEW = """
+local view = redis.call('HMGET', KEYS[1], 'version', ARGV[1], 'format')
+if view[2] and tonumber(view[1]) == redis.call('XLEN', KEYS[2]) and view[3] == ARGV[2] then return view[2] end
+return false
+"""
+
+
+class RedisEventStore:
     def __init__(self, client: redis.Redis) -> None:
         self.redis = client
         self._load = client.register_script(_LOAD)
-        self._append = client.register_script(_APPEND)
+        self._commit = client.register_script(_COMMIT)
+        self._write_views = client.register_script(_WRITE_VIEWS)
+        self._view = client.register_script(_VIEW)
 
-    def load(self, game_id: str, idempotency_key: str | None = None) -> Loaded:
-        """The snapshot and every event after it, plus a stored answer, in one round trip."""
+    def load(self, game_id: str, answer_key: AnswerKey | None = None) -> Loaded:
         key_list = [keys.snapshot(game_id), keys.events(game_id), keys.tokens(game_id)]
-        if idempotency_key:
-            key_list.append(idempotency_key)
+        if answer_key:
+            key_list.append(keys.idempotency(game_id, *answer_key))
         state, version, head, ruleset, tail, tokens, answer, snapshot_format = self._load(keys=key_list)
         return Loaded(
             snapshot=state,
             snapshot_version=int(version),
             snapshot_head=head.decode() if head else GENESIS,
+            snapshot_format=int(snapshot_format or 0),
             ruleset=ruleset.decode() if ruleset else None,
             tail=[decode(fields[1]) for _, fields in tail],  # from Lua, an entry's fields are a flat list
             token_hashes={int(tokens[i]): tokens[i + 1].decode() for i in range(0, len(tokens), 2)},
             answer=answer,
-            snapshot_format=int(snapshot_format or 0),
         )
 
-    def append(
-        self,
-        game_id: str,
-        envelopes: Sequence[Envelope],
-        expected_version: int,
-        snapshot: bytes,
-        ruleset: str,
-        tokens: dict[int, str] | None = None,
-        idempotency: Idempotency | None = None,
-        snapshot_format: int = 0,
-    ) -> int:
-        """Append events at `expected_version` with the snapshot after them; the new version.
-
-        `snapshot_format` says how the snapshot was derived from the log: a reader that derives states
-        differently ignores it and replays the log instead.
-
-        Raises StaleVersionError if the stream is not at `expected_version`, and
-        DuplicateRequestError if the idempotency key already holds an answer.
-        """
-        key_list = [keys.events(game_id), keys.snapshot(game_id), keys.tokens(game_id)]
-        head = envelopes[-1].hash if envelopes else ""
-        args: list[bytes | str | int] = [expected_version, len(envelopes), head, snapshot, ruleset, snapshot_format]
-        args += [encode(e) for e in envelopes]
-        token_items = sorted((tokens or {}).items())
-        args.append(len(token_items))
-        for seat, digest in token_items:
+    def commit(self, commit: Commit) -> int:
+        game_id = commit.game_id
+        key_list = [
+            keys.events(game_id),
+            keys.snapshot(game_id),
+            keys.tokens(game_id),
+            keys.views(game_id),
+            keys.result(game_id),
+        ]
+        head = commit.envelopes[-1].hash if commit.envelopes else ""
+        args: list[bytes | str | int] = [
+            commit.expected_version,
+            commit.snapshot_format,
+            commit.ruleset,
+            head,
+            commit.snapshot,
+            len(commit.envelopes),
+            *(encode(e) for e in commit.envelopes),
+            len(commit.token_hashes),
+        ]
+        for seat, digest in sorted(commit.token_hashes.items()):
             args += [seat, digest]
-        if idempotency:
-            key_list.append(idempotency.key)
-            args += [idempotency.answer, IDEMPOTENCY_TTL_S]
-        outcome, value = self._append(keys=key_list, args=args)
+        args.append(len(commit.views))
+        for viewer, view in commit.views.items():
+            args += [viewer, view]
+        args.append(commit.result or b"")
+        if commit.answer_key:
+            key_list.append(keys.idempotency(game_id, *commit.answer_key))
+            args += [commit.answer, IDEMPOTENCY_TTL_S]
+        outcome, value = self._commit(keys=key_list, args=args)
         if outcome == b"duplicate":
             raise DuplicateRequestError(value)
         if outcome == b"stale":
@@ -158,17 +243,38 @@ class EventStore:
         return int(value)
 
     def read(self, game_id: str, after: int = 0, limit: int | None = None) -> list[Envelope]:
-        """Events with version > `after`, oldest first, at most `limit` of them."""
         entries = self.redis.xrange(keys.events(game_id), f"{after + 1}-0", "+", count=limit)
         return [decode(fields[b"e"]) for _, fields in entries]
 
     def wait_for(self, game_id: str, after: int, block_s: float, count: int) -> list[Envelope]:
-        """Events with version > `after`, waiting up to `block_s` seconds for the first to land."""
         landed = self.redis.xread({keys.events(game_id): f"{after}-0"}, count=count, block=int(block_s * 1000))
         return [decode(fields[b"e"]) for _, fields in landed[0][1]] if landed else []
 
-    def version(self, game_id: str) -> int:
-        return int(self.redis.xlen(keys.events(game_id)))
-
     def token_hashes(self, game_id: str) -> dict[int, str]:
         return {int(seat): digest.decode() for seat, digest in self.redis.hgetall(keys.tokens(game_id)).items()}
+
+    def view(self, game_id: str, viewer: str, view_format: int) -> bytes | None:
+        stored = self._view(keys=[keys.views(game_id), keys.events(game_id)], args=[viewer, view_format])
+        return stored or None
+
+    def stored_views(self, game_id: str) -> tuple[int, int, dict[str, bytes]]:
+        stored = {k.decode(): v for k, v in self.redis.hgetall(keys.views(game_id)).items()}
+        version, view_format = int(stored.pop("version", 0)), int(stored.pop("format", 0))
+        return version, view_format, stored
+
+    def write_views(
+        self, game_id: str, version: int, view_format: int, views: Mapping[str, bytes], result: bytes | None
+    ) -> None:
+        fields = [item for pair in views.items() for item in pair]
+        args = [version, view_format, result or b"", *fields]
+        self._write_views(keys=[keys.views(game_id), keys.result(game_id)], args=args)
+
+    def result(self, game_id: str) -> bytes | None:
+        return self.redis.get(keys.result(game_id))  # type: ignore[no-any-return]
+
+    def ping(self) -> None:
+        self.redis.ping()
+
+    def game_ids(self) -> Iterator[str]:
+        for stream in self.redis.scan_iter(match=keys.GAME_STREAMS, count=1000):
+            yield keys.game_id_of_stream(stream.decode())

@@ -91,9 +91,11 @@ class Table(msgspec.Struct, Generic[S], frozen=True, kw_only=True):
     wait_started_at: str = ""
     """When that event was recorded (UTC, ISO 8601): a deadline falls `time_limit` seconds later."""
     tallied: bool = False
+    status_since: int = 0
+    """The version at which the status, a seat or the tally last changed: what a lobby shows of the game."""
 
 
-FORMAT = 2
+FORMAT = 3
 """The version of what is derived from a log: the table state and the views. Bump it whenever `evolve` or a
 view derives something differently; a snapshot or stored view of another format is rebuilt from the log."""
 
@@ -253,26 +255,40 @@ def evolve(ruleset: Ruleset[S], table: Table[S] | None, event: Event, at: str = 
             seed_commitment=event.seed_commitment,
             created_at=event.created_at,
             version=1,
+            status_since=1,
         )
     assert table is not None, "a game's first event is game_created"
     version = table.version + 1
     if isinstance(event, SeatJoined):
         seats = list(table.seats)
         seats[event.seat] = Seat(name=event.name)
-        return msgspec.structs.replace(table, seats=tuple(seats), version=version)
+        return msgspec.structs.replace(table, seats=tuple(seats), version=version, status_since=version)
     if isinstance(event, GameStarted):  # the first wait begins
         rules = ruleset.initial_state(len(table.seats), table.options)
         return msgspec.structs.replace(
-            table, status=Status.IN_PROGRESS, rules=rules, version=version, wait_since=version, wait_started_at=at
+            table,
+            status=Status.IN_PROGRESS,
+            rules=rules,
+            version=version,
+            wait_since=version,
+            wait_started_at=at,
+            status_since=version,
         )
     if isinstance(event, GameTallied):
-        return msgspec.structs.replace(table, tallied=True, version=version)
+        return msgspec.structs.replace(table, tallied=True, version=version, status_since=version)
     rules = ruleset.evolve(table.rules, event)
     status = Status.FINISHED if ruleset.is_over(rules) else table.status
+    since = version if status is not table.status else table.status_since
     if not waits_anew(ruleset, table.rules, rules):
-        return msgspec.structs.replace(table, rules=rules, status=status, version=version)
+        return msgspec.structs.replace(table, rules=rules, status=status, version=version, status_since=since)
     return msgspec.structs.replace(
-        table, rules=rules, status=status, version=version, wait_since=version, wait_started_at=at
+        table,
+        rules=rules,
+        status=status,
+        version=version,
+        wait_since=version,
+        wait_started_at=at,
+        status_since=since,
     )
 
 

@@ -1,9 +1,9 @@
-"""Read models kept from the event streams: views, lobby, results, leaderboard.
+"""Read models kept from the event logs: each game's views and result (stored with each decision, in the
+game's own slot), the lobby and the leaderboard (kept up after a decision, only when what they show changes).
 
-They run in the command path, right after an append, so a client reads its own writes; each write
-is idempotent by version (or by game, for the leaderboard), so running a projector twice, late, or
-concurrently with a rebuild converges to the same read models. A read that finds a view behind the
-log projects the game first. `rebuild` drops every read model and replays every stream.
+Every write is idempotent by version (or by game, for the leaderboard), so a projection that runs twice, late,
+or alongside a rebuild converges. A read that finds a game's views behind its log catches them up first.
+`rebuild` drops every read model and replays every log.
 """
 
 from __future__ import annotations
@@ -13,32 +13,51 @@ from typing import Any
 import redis
 
 from events import keys
+from events.repository import Decision, Game, fold, ruleset_of
 from events.store import EventStore
+from games import table as tables
 from games.base import Ruleset
 from games.table import Table
-from projections.lobby import LobbyProjection
-from projections.replay import fold, ruleset_of
-from projections.results import ResultProjection
-from projections.views import ViewProjection
+from projections import views
+from projections.lobby import LobbyProjection, shows_a_change
+from projections.results import Leaderboard, encoded_result
+
+
+def game_models(ruleset: Ruleset[Any], table: Table[Any]) -> tuple[dict[str, bytes], bytes | None]:
+    """A game's own read models after a change: every viewer's view, and its result once it is over."""
+    return views.render(ruleset, table), encoded_result(ruleset, table)
 
 
 class Projections:
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: redis.Redis, store: EventStore) -> None:
         self.redis = client
-        self.views = ViewProjection(client)
+        self.store = store
         self.lobby = LobbyProjection(client)
-        self.results = ResultProjection(client)
+        self.leaderboard = Leaderboard(client)
 
-    def project(self, ruleset: Ruleset[Any], table: Table[Any]) -> None:
-        """Bring every read model of this game up to the table's version, in one round trip."""
+    def after_save(self, decision: Decision) -> None:
+        """Bring the lobby and the leaderboard up to a saved decision, if what they show changed."""
+        before = decision.before.table if decision.before else None
+        self.share(decision.after.ruleset, before, decision.after.table)
+
+    def share(self, ruleset: Ruleset[Any], before: Table[Any] | None, after: Table[Any]) -> None:
+        counts = after.tallied and not (before and before.tallied)
+        if not (counts or shows_a_change(before, after)):
+            return
         pipe = self.redis.pipeline(transaction=False)
-        self.views.project(ruleset, table, pipe)
-        self.lobby.project(table, pipe)
-        self.results.project(ruleset, table, pipe)
+        self.lobby.project(after, pipe)
+        if counts:
+            self.leaderboard.count(ruleset, after, pipe)
         pipe.execute()
 
+    def catch_up(self, game: Game) -> None:
+        """Write a game's every read model as of its table (a read found them behind, or a rebuild)."""
+        found_views, result = game_models(game.ruleset, game.table)
+        self.store.write_views(game.game_id, game.version, tables.FORMAT, found_views, result)
+        self.share(game.ruleset, None, game.table)
+
     def drop(self) -> int:
-        """Delete every read model; the streams stay. Returns how many keys went."""
+        """Delete every read model; the logs stay. Returns how many keys went."""
         dropped = 0
         for pattern in keys.READ_MODEL_PATTERNS:
             batch = list(self.redis.scan_iter(match=pattern, count=1000))
@@ -46,16 +65,16 @@ class Projections:
                 dropped += self.redis.delete(*batch[i : i + 500])
         return dropped
 
-    def rebuild(self, store: EventStore) -> int:
-        """Drop every read model and project every game again from its stream alone."""
+    def rebuild(self) -> int:
+        """Drop every read model and project every game again from its log alone; how many games."""
         self.drop()
-        games = 0
-        for stream in self.redis.scan_iter(match=keys.GAME_STREAMS, count=1000):
-            envelopes = store.read(keys.game_id_of_stream(stream.decode()))
+        count = 0
+        for game_id in list(self.store.game_ids()):
+            envelopes = self.store.read(game_id)
             if envelopes:
                 ruleset = ruleset_of(envelopes[0])
                 table = fold(ruleset, None, envelopes)
                 assert table is not None
-                self.project(ruleset, table)
-                games += 1
-        return games
+                self.catch_up(Game(ruleset, table, envelopes[-1].hash))
+                count += 1
+        return count

@@ -33,11 +33,18 @@ def entry(table: Table[Any]) -> dict[str, Any]:
         "game_id": table.game_id,
         "ruleset": table.ruleset,
         "status": str(table.status),
-        "version": table.version,
+        "version": table.status_since,
         "created_at": table.created_at,
         "seats": seats,
         "open_seats": sum(s["open"] for s in seats),
     }
+
+
+def shows_a_change(before: Table[Any] | None, after: Table[Any]) -> bool:
+    """Whether the lobby shows anything new after a decision: a new game, a seat taken, the start, the end,
+    the tally. A move that changes none of these is not the lobby's business: an entry's `version` is the
+    version at which what it shows last changed."""
+    return before is None or before.status_since != after.status_since
 
 
 def is_active(table: Table[Any]) -> bool:

@@ -1,4 +1,4 @@
-"""Results of finished games, and the leaderboard across them by player name."""
+"""Results of finished games (stored with the game), and the leaderboard across them by player name."""
 
 from __future__ import annotations
 
@@ -42,30 +42,28 @@ def result_of(ruleset: Ruleset[Any], table: Table[Any]) -> dict[str, Any]:
     return {**head, **msgspec.to_builtins(ruleset.result(table.rules))}
 
 
-class ResultProjection:
+def encoded_result(ruleset: Ruleset[Any], table: Table[Any]) -> bytes | None:
+    """The result read model of a game: stored with the decision once the game is over."""
+    return msgspec.json.encode(result_of(ruleset, table)) if table.status is Status.FINISHED else None
+
+
+class Leaderboard:
+    """Each ruleset's standings across its tallied games, by player name."""
+
     def __init__(self, client: redis.Redis) -> None:
         self.redis = client
         self._count = client.register_script(_COUNT)
 
-    def project(self, ruleset: Ruleset[Any], table: Table[Any], pipe: redis.client.Pipeline | None = None) -> None:
-        """Once a game is finished, store its result; once tallied, count it on its ruleset's leaderboard."""
-        if table.status is not Status.FINISHED:
-            return
+    def count(self, ruleset: Ruleset[Any], table: Table[Any], pipe: redis.client.Pipeline | None = None) -> None:
+        """Count a tallied game on its ruleset's leaderboard, once however often it is counted."""
         result = result_of(ruleset, table)
-        (pipe or self.redis).set(keys.result(table.game_id), msgspec.json.encode(result))
-        if not table.tallied:
-            return
         args: list[Any] = [table.game_id]
         for seat, score in enumerate(result["scores"]):
             args += [player_name(table, seat), int(seat in result["winners"]), score]
         keys_ = [keys.leaderboard_counted(table.ruleset), keys.leaderboard_stats(table.ruleset)]
         self._count(keys=keys_, args=args, client=pipe)
 
-    def result(self, game_id: str) -> dict[str, Any] | None:
-        raw = self.redis.get(keys.result(game_id))
-        return msgspec.json.decode(raw) if raw else None
-
-    def leaderboard(self, ruleset: str) -> list[dict[str, Any]]:
+    def standings(self, ruleset: str) -> list[dict[str, Any]]:
         """Players by wins, then points, then games played (fewer first); equals share a rank."""
         stats: dict[str, dict[str, Any]] = {}
         for field, value in self.redis.hgetall(keys.leaderboard_stats(ruleset)).items():

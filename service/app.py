@@ -1,4 +1,4 @@
-"""The Flask app factory: wires Redis, the event store, the use cases and the API."""
+"""The Flask app factory: the API over the services service/bootstrap.py builds."""
 
 from __future__ import annotations
 
@@ -7,17 +7,13 @@ from typing import Any
 from flask import Flask, request
 from flask_limiter import Limiter
 
-from events.store import EventStore
-from events.tickets import TicketStore
-from projections import Projections
 from service import docs
-from service.api import BLUEPRINTS, hygiene, parsing
+from service.api import BLUEPRINTS, context, hygiene, parsing
 from service.api.openapi import ProblemResponses, document_games
 from service.api.problems import ProblemApi
+from service.bootstrap import bootstrap
 from service.config import Config
-from service.games import Games
-from service.reads import Reads
-from service.scheduler import Scheduler
+from service.services import Services
 
 API_SETTINGS = {
     "API_TITLE": "Syndicate",
@@ -42,21 +38,16 @@ def caller_key() -> str:
     return request.remote_addr or "anonymous"
 
 
-def create_app(config: Config | None = None, **overrides: Any) -> Flask:
+def create_app(config: Config | None = None, services: Services | None = None, **overrides: Any) -> Flask:
     config = config or Config()
-    client = config.redis()
     app = Flask("syndicate")
     app.config.update(API_SETTINGS, RATELIMIT_STORAGE_URI=config.redis_url, **overrides)
     app.config.setdefault("RATELIMIT_SWALLOW_ERRORS", True)  # fail open: an outage is a 503, not a 500
-    app.extensions["syndicate.redis"] = client
-    app.extensions["syndicate.projections"] = projections = Projections(client)
-    app.extensions["syndicate.games"] = games = Games(EventStore(client), projections, Scheduler(client))
-    app.extensions["syndicate.reads"] = Reads(games)
-    app.extensions["syndicate.tickets"] = TicketStore(client)
+    context.attach(app, services or bootstrap(config))
     limiter = Limiter(caller_key, app=app, application_limits=[config.rate_limit], key_prefix="syndicate:rate")
     api = ProblemApi(app, spec_kwargs={"extra_plugins": [ProblemResponses()]})
     parsing.install(app, api)
-    app.extensions["syndicate.api"] = api
+    app.extensions[context.API] = api
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
     document_games(api)

@@ -18,15 +18,14 @@ import yaml
 from rq import Queue, SimpleWorker
 
 from events.envelope import decode as envelope_decode
-from events.store import EventStore
 from games.registry import RULESETS
 from games.selfplay import simulate as simulate_games
-from projections import Projections
-from service import jobs
+from service import jobs, queries
+from service.api import context
 from service.audit import audit_log
+from service.bootstrap import bootstrap
 from service.config import Config
-from service.games import Games
-from service.reads import Reads
+from service.house import House
 from service.redis_server import RedisServer
 from service.scheduler import QUEUE
 from service.supervisor import Child, Supervisor, command
@@ -67,7 +66,7 @@ def worker(burst: bool) -> None:
     """Run an RQ worker (with its scheduler) for bots, deadlines, tallies and the sweep; it outlives Redis outages."""
     config = Config()
     client = connect()
-    jobs.use(jobs.build_house(client, config.stall_s))
+    jobs.use(House(bootstrap(config, client), config.stall_s))
     if burst:
         queue = Queue(QUEUE, connection=client)
         SimpleWorker([queue], connection=client).work(with_scheduler=True, burst=True, logging_level="WARNING")
@@ -105,8 +104,9 @@ def projections() -> None:
 @projections.command("rebuild")
 def rebuild() -> None:
     """Drop every read model and rebuild it from the event streams."""
-    client = connect()
-    count = Projections(client).rebuild(EventStore(client))
+    projections = bootstrap(client=connect()).projections
+    assert projections is not None
+    count = projections.rebuild()
     click.echo(f"rebuilt the read models of {count} games")
 
 
@@ -119,8 +119,7 @@ def audit(game_id: str | None, log_file: BinaryIO | None) -> None:
         envelopes = [envelope_decode(line) for line in log_file if line.strip()]
         report = audit_log(game_id or (envelopes[0].game_id if envelopes else ""), envelopes).as_dict()
     elif game_id:
-        client = connect()
-        report = Reads(Games(EventStore(client), Projections(client))).audit(game_id).as_dict()
+        report = queries.audit(bootstrap(client=connect()), game_id).as_dict()
     else:
         raise click.UsageError("name a game, or give --log FILE")
     click.echo(json.dumps(report, indent=2))
@@ -174,7 +173,7 @@ def openapi_yaml() -> str:
 
     config = dataclasses.replace(Config(), redis_url="redis://127.0.0.1:1/0")
     app = create_app(config)
-    spec = app.extensions["syndicate.api"].spec.to_dict()
+    spec = app.extensions[context.API].spec.to_dict()
     return yaml.safe_dump(spec, sort_keys=True, allow_unicode=True)
 
 

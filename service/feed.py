@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from events.envelope import Envelope
+from events.repository import event_of
 from games import table as tables
-from games.base import EVERYONE, SPECTATOR, Ruleset, Viewer
+from games.base import EVERYONE, SPECTATOR, Event, Ruleset, Viewer
 from games.table import Status, Table
-from projections.replay import event_of
 
 
 def viewer_of(table: Table[Any], seat: int | None) -> Viewer:
@@ -18,10 +18,16 @@ def viewer_of(table: Table[Any], seat: int | None) -> Viewer:
     return SPECTATOR if seat is None else seat
 
 
-def feed_item(ruleset: Ruleset[Any], table: Table[Any], envelope: Envelope, seat: int | None) -> dict[str, Any]:
-    """One event of the log as the caller may see it, given the game as it stands."""
+def feed_item(
+    ruleset: Ruleset[Any], table: Table[Any], envelope: Envelope, seat: int | None, event: Event | None = None
+) -> dict[str, Any]:
+    """One event of the log as the caller may see it, given the game as it stands (`event`: the envelope's,
+    when the caller has it already)."""
     viewer = viewer_of(table, seat)
-    payload = envelope.payload if viewer == EVERYONE else tables.event_view(ruleset, event_of(envelope), viewer)
+    if viewer == EVERYONE:
+        payload = envelope.payload
+    else:
+        payload = tables.event_view(ruleset, event or event_of(envelope), viewer)
     sees_command = viewer == EVERYONE or (seat is not None and seat == envelope.seat)
     item: dict[str, Any] = {
         "game_id": envelope.game_id,

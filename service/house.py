@@ -12,13 +12,15 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+from events.repository import Game, NoSuchGameError
 from games import table as tables
 from games.base import IllegalMoveError
 from games.bots import Bot, random_bot
 from games.table import Status
+from service import use_cases
 from service.errors import ProblemError
-from service.games import Caller, Game, Games
-from service.scheduler import Scheduler
+from service.services import Services
+from service.use_cases import Caller
 
 log = logging.getLogger(__name__)
 
@@ -43,17 +45,15 @@ def choose(bot: Bot, view: dict[str, Any], rng: random.Random) -> dict[str, Any]
 
 
 class House:
-    def __init__(
-        self, games: Games, scheduler: Scheduler, stall_s: float = 10.0, clock: Callable[[], float] = time.time
-    ) -> None:
-        self.games = games
-        self.scheduler = scheduler
+    def __init__(self, services: Services, stall_s: float = 10.0, clock: Callable[[], float] = time.time) -> None:
+        self.services = services
+        self.repository = services.repository
         self.stall_s = stall_s
         self.clock = clock
 
     def play_bot(self, game_id: str, version: int, seat: int) -> str:
         """The bot of `seat` moves, if the game is still at `version` and waits on it."""
-        game = self.games.load(game_id)
+        game = self.repository.get(game_id)
         table = game.table
         if table.version != version or table.status is not Status.IN_PROGRESS:
             return "moved on"
@@ -66,17 +66,17 @@ class House:
 
     def expire(self, game_id: str, wait_since: int) -> str:
         """A deadline passed: the game's own rule for lateness, else a random move for each awaited seat."""
-        game = self.games.load(game_id)
+        game = self.repository.get(game_id)
         try:
             own_rule = tables.timeout(game.ruleset, game.table, wait_since)
         except IllegalMoveError:
             return "moved on"
         if own_rule is not None:
-            self.games.expire(game_id, wait_since)
+            use_cases.close_wait(self.services, game_id, wait_since)
             return "timed out"
         played = 0
         for seat in game.ruleset.awaiting(game.table.rules):
-            current = self.games.load(game_id)
+            current = self.repository.get(game_id)
             if current.table.wait_since != wait_since or seat not in current.ruleset.awaiting(current.table.rules):
                 continue
             view = tables.view(current.ruleset, current.table, seat)
@@ -87,27 +87,29 @@ class House:
 
     def tally(self, game_id: str) -> str:
         """Record the final tally of a finished game, once."""
-        game = self.games.load(game_id)
+        game = self.repository.get(game_id)
         if game.table.status is not Status.FINISHED:
             return "not finished"
-        self.games.act(game_id, {"name": "tally"}, lambda g: tables.tally(g.ruleset, g.table))
+        use_cases.tally_game(self.services, game_id)
         return "tallied"
 
     def _move(self, game_id: str, caller: Caller, move: dict[str, Any], key: str, version: int | None) -> str:
         try:
-            self.games.move(game_id, caller, move, if_match=version, idempotency_key=key)
-        except (IllegalMoveError, ProblemError):
+            use_cases.make_move(self.services, game_id, caller, move, if_match=version, idempotency_key=key)
+        except (IllegalMoveError, ProblemError, NoSuchGameError):
             return "moved on"  # someone else's move landed first: the job is done
         return "moved"
 
     def sweep(self) -> int:
         """Requeue whatever an active game needs and has waited on too long; the number of games."""
+        projections, scheduler = self.services.projections, self.services.scheduler
+        assert projections is not None and scheduler is not None, "the house works with a deployment's queue"
         requeued = 0
         bucket = f"-sweep-{int(self.clock())}"
-        for game_id in self.games.projections.lobby.active():
-            game = self.games.load(game_id)
+        for game_id in projections.lobby.active():
+            game = self.repository.get(game_id)
             if self._needs_help(game):
-                self.scheduler.after(game.ruleset, game.table, game.table.version, suffix=bucket)
+                scheduler.after(game.ruleset, game.table, game.table.version, suffix=bucket)
                 requeued += 1
         return requeued
 
@@ -126,5 +128,5 @@ class House:
         return (awaits_bot and idle > self.stall_s) or overdue
 
     def _time_of(self, game: Game, version: int) -> float:
-        [envelope] = self.games.store.read(game.table.game_id, after=version - 1, limit=1)
+        [envelope] = self.repository.log(game.game_id, after=version - 1, limit=1)
         return datetime.fromisoformat(envelope.at).timestamp()

@@ -2,21 +2,11 @@
 
 from __future__ import annotations
 
-import redis
-
-from events.store import EventStore
-from projections import Projections
+from service.bootstrap import bootstrap
 from service.config import Config
-from service.games import Games
 from service.house import House
-from service.scheduler import Scheduler
 
 _house: House | None = None
-
-
-def build_house(client: redis.Redis, stall_s: float) -> House:
-    scheduler = Scheduler(client)
-    return House(Games(EventStore(client), Projections(client), scheduler), scheduler, stall_s)
 
 
 def use(house: House) -> None:
@@ -28,7 +18,7 @@ def use(house: House) -> None:
 def house() -> House:
     if _house is None:
         config = Config()
-        use(build_house(config.redis(), config.stall_s))
+        use(House(bootstrap(config), config.stall_s))
     assert _house is not None
     return _house
 

@@ -17,11 +17,11 @@ from collections.abc import Iterator
 from typing import Any
 
 from events.envelope import Envelope
+from events.repository import Game, fold
+from events.store import EventStore
 from games.table import Status, Table
-from projections.replay import fold
 from projections.results import result_of
 from service.feed import feed_item
-from service.games import Game, Games
 
 KEEPALIVE_S = 15
 RETRY_MS = 2000
@@ -44,12 +44,12 @@ class Feed:
     """One client's feed: it keeps its own copy of the table, folding in each event it relays, so a new event
     costs one blocking read and nothing else."""
 
-    def __init__(self, games: Games, game: Game, seat: int | None, after: int) -> None:
-        self.games, self.game, self.seat, self.after = games, game, seat, after
+    def __init__(self, store: EventStore, game: Game, seat: int | None, after: int) -> None:
+        self.store, self.game, self.seat, self.after = store, game, seat, after
         self.retry_sent = False
 
     def messages(self) -> Iterator[str]:
-        store, game_id = self.games.store, self.game.table.game_id
+        store, game_id = self.store, self.game.game_id
         end = finished_at(self.game.table)
         if end is not None and self.after >= end:
             yield self.finished(end)

@@ -13,6 +13,7 @@ import redis
 from rq import Queue, Retry
 from rq.exceptions import DuplicateJobError
 
+from events.repository import Decision
 from games import table as tables
 from games.table import Status, Table
 
@@ -24,6 +25,10 @@ RETRY = Retry(max=5, interval=[1, 2, 4, 8, 16])
 class Scheduler:
     def __init__(self, client: redis.Redis) -> None:
         self.queue = Queue(QUEUE, connection=client)
+
+    def after_save(self, decision: Decision) -> None:
+        """Enqueue what a saved decision leaves the game needing."""
+        self.after(decision.after.ruleset, decision.after.table, decision.expected_version)
 
     def after(self, ruleset: Any, table: Table[Any], previous_version: int, suffix: str = "") -> None:
         """Enqueue the jobs the table needs now that it moved on from `previous_version`.

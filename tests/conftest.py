@@ -12,11 +12,14 @@ from flask import Flask
 from rq import Queue, SimpleWorker
 
 from service import jobs
+from service.api import context
 from service.app import create_app
+from service.bootstrap import bootstrap
 from service.config import Config
 from service.house import House
 from service.redis_server import RedisServer, free_port
 from service.scheduler import QUEUE
+from service.services import Services
 from tests.client import ApiClient
 
 
@@ -42,8 +45,13 @@ def config(redis_server: RedisServer, redis_client: redis.Redis) -> Config:
 
 
 @pytest.fixture
-def app(config: Config) -> Flask:
-    return create_app(config, TESTING=True)
+def services(config: Config) -> Services:
+    return bootstrap(config)
+
+
+@pytest.fixture
+def app(config: Config, services: Services) -> Flask:
+    return create_app(config, services, TESTING=True)
 
 
 @pytest.fixture
@@ -54,8 +62,7 @@ def api(app: Flask) -> ApiClient:
 @pytest.fixture
 def house(app: Flask) -> House:
     """The house, acting on the test's Redis; jobs run in this process act through it."""
-    games = app.extensions["syndicate.games"]
-    house = House(games, games.scheduler, stall_s=0.5)
+    house = House(context.services_of(app), stall_s=0.5)
     jobs.use(house)
     return house
 

@@ -4,16 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app, url_for
+import msgspec
+from flask import Response, url_for
 from flask.views import MethodView
 from flask_smorest.pagination import PaginationParameters
 
+from projections.views import SPECTATOR_FIELD
+from service import queries, use_cases
 from service.api import examples, hygiene, schemas
 from service.api.auth import bearer_token
+from service.api.context import services
 from service.api.openapi import SEAT, SEAT_OR_SPECTATOR
 from service.api.parsing import INTEGER, Blueprint
 from service.errors import InvalidTokenError, VersionMismatchError
-from service.games import Caller, Game, Games
+from service.use_cases import Caller, Saved
 
 VARIES = {"Vary": "Authorization"}
 """A game's view depends on who asks: caches keep one per token."""
@@ -21,12 +25,13 @@ VARIES = {"Vary": "Authorization"}
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Create, join and play games")
 
 
-def games() -> Games:
-    return current_app.extensions["syndicate.games"]
+def json_answer(document: bytes, status: int = 200, **headers: str) -> Response:
+    """A body already encoded by the read models, sent as it is."""
+    return Response(document, status=status, mimetype="application/json", headers=headers)
 
 
-def etag(game: Game) -> dict[str, str]:
-    return {"ETag": hygiene.etag(game.table.version)}
+def etag(saved: Saved) -> dict[str, str]:
+    return {"ETag": hygiene.etag(saved.game.version)}
 
 
 @blp.route("")
@@ -38,9 +43,8 @@ class GameCollection(MethodView):
     def get(self, query: dict[str, str], pagination_parameters: PaginationParameters) -> Any:
         """The lobby: games newest first, filtered by `status` and `ruleset`, paginated"""
         p = pagination_parameters
-        total, page = games().projections.lobby.page(
-            query.get("status"), query.get("ruleset"), (p.page - 1) * p.page_size, p.page_size
-        )
+        offset = (p.page - 1) * p.page_size
+        total, page = queries.lobby(services(), query.get("status"), query.get("ruleset"), offset, p.page_size)
         p.item_count = total
         return page
 
@@ -50,11 +54,14 @@ class GameCollection(MethodView):
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
     def post(self, body: dict[str, Any]) -> Any:
         """Create a game; human seats get their tokens, once"""
-        game, handed = games().create(body["ruleset"], body["seats"], body["options"], body.get("seed"))
-        view = games().view(game, None)
+        saved, handed = use_cases.create_game(
+            services(), body["ruleset"], body["seats"], body["options"], body.get("seed")
+        )
+        view = msgspec.json.decode(saved.views[SPECTATOR_FIELD])
         view["tokens"] = [{"seat": seat, "token": token} for seat, token in sorted(handed.items())]
-        location = url_for("games.GameResource", game_id=game.table.game_id)
-        return view, 201, {"Location": location, **etag(game)}
+        document = msgspec.json.encode(view)
+        location = url_for("games.GameResource", game_id=saved.game.game_id)
+        return json_answer(document, 201, Location=location, **etag(saved))
 
 
 @blp.route("/<game_id>")
@@ -65,8 +72,9 @@ class GameResource(MethodView):
     @blp.alt_response(404, response="NOT_FOUND")
     def get(self, game_id: str) -> Any:
         """The game as the caller may see it, with `legal_moves` for a seat token"""
-        view = current_app.extensions["syndicate.reads"].view(game_id, bearer_token())
-        return hygiene.unchanged(view["version"]) or (view, 200, VARIES | {"ETag": hygiene.etag(view["version"])})
+        view = queries.view(services(), game_id, bearer_token())
+        version = queries.version_of(view)
+        return hygiene.unchanged(version) or json_answer(view, ETag=hygiene.etag(version), **VARIES)
 
 
 @blp.route("/<game_id>/join")
@@ -78,8 +86,9 @@ class JoinResource(MethodView):
     @blp.alt_response(409, response="CONFLICT")
     def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Take the first open seat; the game starts when no seat is open"""
-        game, seat, token = games().join(game_id, body["name"])
-        return {"seat": seat, "token": token, "game": games().view(game, seat)}, 201, etag(game)
+        saved, seat, token = use_cases.join_game(services(), game_id, body["name"])
+        document = msgspec.json.encode({"seat": seat, "token": token, "game": msgspec.Raw(saved.views[str(seat)])})
+        return json_answer(document, 201, **etag(saved))
 
 
 @blp.route("/<game_id>/moves")
@@ -100,8 +109,9 @@ class MoveResource(MethodView):
         if token is None:
             raise InvalidTokenError("a move needs the seat token: 'Authorization: Bearer <token>'")
         if_match = parse_if_match(headers.get("if_match"))
-        answer = games().move(game_id, Caller(token=token), body, if_match, headers.get("idempotency_key"))
-        return answer, 200, {"ETag": hygiene.etag(answer["version"])}
+        caller = Caller(token=token)
+        answer = use_cases.make_move(services(), game_id, caller, body, if_match, headers.get("idempotency_key"))
+        return json_answer(answer, ETag=hygiene.etag(queries.version_of(answer)))
 
 
 @blp.route("/<game_id>/result")
@@ -112,8 +122,9 @@ class ResultResource(MethodView):
     @blp.alt_response(409, response="CONFLICT")
     def get(self, game_id: str) -> Any:
         """The final tally: scores, ranks, winners and the tie-break used"""
-        result = current_app.extensions["syndicate.reads"].result(game_id)
-        return hygiene.unchanged(result["version"]) or (result, 200, {"ETag": hygiene.etag(result["version"])})
+        result = queries.result(services(), game_id)
+        version = queries.version_of(result)
+        return hygiene.unchanged(version) or json_answer(result, ETag=hygiene.etag(version))
 
 
 def parse_if_match(header: str | None) -> int | None:

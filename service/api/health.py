@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import redis
-from flask import current_app
 from flask.views import MethodView
 
 from service.api import schemas
+from service.api.context import services
 from service.api.parsing import Blueprint
 
 blp = Blueprint("health", __name__, description="Health")
@@ -16,7 +16,7 @@ blp = Blueprint("health", __name__, description="Health")
 
 def ping_redis() -> None:
     """Raise redis.ConnectionError (or TimeoutError) unless Redis answers."""
-    current_app.extensions["syndicate.redis"].ping()
+    services().repository.store.ping()
 
 
 @blp.route("/healthz")

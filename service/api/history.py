@@ -2,45 +2,31 @@
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
 from typing import Any
 
-from flask import Response, current_app, request, stream_with_context, url_for
+from flask import Response, request, stream_with_context, url_for
 from flask.views import MethodView
 
+from events.repository import Game
 from events.tickets import TICKET_TTL_S, TicketStore
+from service import queries
 from service.api import hygiene, schemas
 from service.api.auth import bearer_token
+from service.api.context import services
 from service.api.openapi import EVENTS_DOC, LAST_EVENT_ID, SEAT, SEAT_OR_SPECTATOR
 from service.api.parsing import Blueprint, header_integer
 from service.errors import InvalidRequestError, InvalidTokenError
-from service.feed import feed_item
-from service.games import Game, Games
 from service.live import Feed, nothing_left
-from service.reads import Reads
+from service.use_cases import seat_of
 
 blp = Blueprint("history", __name__, url_prefix="/v1/games", description="Logs, time travel and audits")
 
 NDJSON = "application/x-ndjson"
-PAGE = 500
 SSE_DOC = (
     "Server-Sent Events: `id` is the version, `event` the type, `data` the event as the caller may see it "
     "(as in `GET …/events`); `game_finished` follows the event that ends the game (with its `id`) and carries "
     "the result; the feed ends after `game_tallied`; `: keep-alive` comments every 15 s"
 )
-
-
-def games() -> Games:
-    return current_app.extensions["syndicate.games"]
-
-
-def reads() -> Reads:
-    return current_app.extensions["syndicate.reads"]
-
-
-def tickets() -> TicketStore:
-    return current_app.extensions["syndicate.tickets"]
 
 
 @blp.route("/<game_id>/events")
@@ -53,29 +39,14 @@ class EventCollection(MethodView):
     @blp.alt_response(404, response="NOT_FOUND")
     def get(self, query: dict[str, int], game_id: str) -> Any:
         """The log after version `after`, as the caller may see it; all of it as NDJSON on request"""
-        game = games().load(game_id)
-        seat = games().seat_of(game, bearer_token())
+        game, seat = queries.caller(services(), game_id, bearer_token())
         if request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON:
-            return Response(stream_with_context(export(games(), game_id, seat, query["after"])), mimetype=NDJSON)
-        if not_modified := hygiene.unchanged(game.table.version):
+            lines = queries.export(services(), game, seat, query["after"])
+            return Response(stream_with_context(lines), mimetype=NDJSON)
+        if not_modified := hygiene.unchanged(game.version):
             return not_modified
-        events = reads().events(game, seat, query["after"], query["limit"])
-        more = events and events[-1]["version"] < game.table.version
-        page = {"game_id": game_id, "version": game.table.version, "events": events}
-        headers = {"ETag": hygiene.etag(game.table.version), "Vary": "Authorization"}
-        return {**page, "next_after": events[-1]["version"] if more else None}, 200, headers
-
-
-def export(service: Games, game_id: str, seat: int | None, after: int) -> Iterator[str]:
-    """Every event after `after`, one JSON object a line, read a page at a time."""
-    game = service.load(game_id)
-    while True:
-        page = service.store.read(game_id, after=after, limit=PAGE)
-        for envelope in page:
-            yield json.dumps(feed_item(game.ruleset, game.table, envelope, seat), separators=(",", ":")) + "\n"
-        if len(page) < PAGE:
-            return
-        after = page[-1].version
+        page = queries.event_page(services(), game, seat, query["after"], query["limit"])
+        return page, 200, {"ETag": hygiene.etag(game.version), "Vary": "Authorization"}
 
 
 @blp.route("/<game_id>/events/stream")
@@ -91,24 +62,30 @@ class EventStream(MethodView):
     @blp.alt_response(404, response="NOT_FOUND")
     def get(self, query: dict[str, Any], game_id: str) -> Any:
         """The log live, as Server-Sent Events; resumes after `Last-Event-ID`; a ticket opens a seat's feed"""
-        game = games().load(game_id)
+        game = services().repository.get(game_id)
         seat = feed_seat(game, query.get("ticket"))
         last = request.headers.get("Last-Event-ID")
         after = header_integer("Last-Event-ID", last) if last is not None else query.get("after", 0)
         if nothing_left(game, after):
             return Response(status=204)
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-        body = stream_with_context(Feed(games(), game, seat, after).messages())
+        body = stream_with_context(Feed(services().repository.store, game, seat, after).messages())
         return Response(body, mimetype="text/event-stream", headers=headers)
+
+
+def tickets() -> TicketStore:
+    store = services().tickets
+    assert store is not None, "stream tickets are kept by the deployment"
+    return store
 
 
 def feed_seat(game: Game, ticket: str | None) -> int | None:
     """Whose feed it is: the seat of a ticket (once), of the bearer token, or nobody's (a spectator)."""
     if ticket is None:
-        return games().seat_of(game, bearer_token())
+        return seat_of(game, bearer_token())
     if bearer_token() is not None:
         raise InvalidRequestError("send a seat token or a ticket, not both")
-    seat = tickets().redeem(game.table.game_id, ticket)
+    seat = tickets().redeem(game.game_id, ticket)
     if seat is None:
         raise InvalidTokenError("this ticket is unknown, used or expired; ask for a new one", code="invalid_ticket")
     return seat
@@ -122,8 +99,7 @@ class StreamTickets(MethodView):
     @blp.alt_response(404, response="NOT_FOUND")
     def post(self, game_id: str) -> Any:
         """A single-use ticket, valid for a minute, that opens the seat's live feed (for EventSource)"""
-        game = games().load(game_id)
-        seat = games().seat_of(game, bearer_token())
+        _, seat = queries.caller(services(), game_id, bearer_token())
         if seat is None:
             raise InvalidTokenError("a ticket is for a seat's feed: send the seat token")
         ticket = tickets().issue(game_id, seat)
@@ -139,8 +115,8 @@ class StateAtVersion(MethodView):
     @blp.alt_response(404, response="NOT_FOUND")
     def get(self, game_id: str, version: int) -> Any:
         """The caller's view as it was at a version (time travel)"""
-        game = games().load(game_id)
-        return reads().state_at(game, version, games().seat_of(game, bearer_token()))
+        game, seat = queries.caller(services(), game_id, bearer_token())
+        return queries.state_at(services(), game, version, seat)
 
 
 @blp.route("/<game_id>/audit")
@@ -150,4 +126,4 @@ class Audit(MethodView):
     @blp.alt_response(404, response="NOT_FOUND")
     def get(self, game_id: str) -> Any:
         """Replay the whole log through the rules and check it: `ok`, `event_count`, `head_hash`, `problems`"""
-        return reads().audit(game_id).as_dict()
+        return queries.audit(services(), game_id).as_dict()

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app
 from flask.views import MethodView
 
 from games.registry import RULESETS
 from games.table import SetupError
+from service import queries
 from service.api import schemas
+from service.api.context import services
 from service.api.parsing import Blueprint
 
 blp = Blueprint("leaderboard", __name__, url_prefix="/v1/leaderboard", description="Standings across games")
@@ -25,5 +26,5 @@ class Leaderboard(MethodView):
         ruleset = query["ruleset"]
         if ruleset not in RULESETS:
             raise SetupError("unknown_ruleset", f"no ruleset {ruleset!r}; see GET /v1/rulesets")
-        players = current_app.extensions["syndicate.projections"].results.leaderboard(ruleset)
+        players = queries.leaderboard(services(), ruleset)
         return {"ruleset": ruleset, "players": players}

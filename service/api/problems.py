@@ -9,10 +9,11 @@ from flask import Response, current_app, json
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
+from events.repository import NoSuchGameError
 from games.base import IllegalMoveError, MoveFormatError
 from games.table import SetupError
 from service.api.schemas import ProblemSchema
-from service.errors import ProblemError
+from service.errors import GameNotFoundError, ProblemError
 
 HTTP_CODES = {
     400: "malformed_json",
@@ -52,6 +53,7 @@ class ProblemApi(Api):
     def _register_error_handlers(self) -> None:
         super()._register_error_handlers()
         self._app.register_error_handler(ProblemError, self.handle_problem)
+        self._app.register_error_handler(NoSuchGameError, self.handle_no_such_game)
         self._app.register_error_handler(IllegalMoveError, self.handle_illegal_move)
         self._app.register_error_handler(MoveFormatError, self.handle_move_format)
         self._app.register_error_handler(SetupError, self.handle_setup_error)
@@ -72,6 +74,10 @@ class ProblemApi(Api):
         response = problem(status, HTTP_CODES.get(status, "http_error"), error.name, detail, **extra)
         response.headers.extend(data.get("headers", {}))
         return response
+
+    @staticmethod
+    def handle_no_such_game(error: NoSuchGameError) -> Response:
+        return ProblemApi.handle_problem(GameNotFoundError(f"no game {str(error)!r}"))
 
     @staticmethod
     def handle_problem(error: ProblemError) -> Response:

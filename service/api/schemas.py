@@ -90,7 +90,13 @@ class LobbyEntrySchema(Schema):
     game_id = fields.String(required=True)
     ruleset = fields.String(required=True, validate=validate.OneOf(RULESET_IDS))
     status = fields.String(required=True, validate=validate.OneOf(STATUSES))
-    version = fields.Integer(required=True)
+    version = fields.Integer(
+        required=True,
+        metadata={
+            "description": "the version at which what the lobby shows (status, seats, tally) last changed; "
+            "the game itself may be further on: its own view has its current version"
+        },
+    )
     created_at = fields.String(required=True)
     seats = fields.List(fields.Nested(SeatSummarySchema), required=True)
     open_seats = fields.Integer(required=True)

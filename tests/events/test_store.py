@@ -1,11 +1,18 @@
+"""The event store's contract, held by both stores: Redis (the service's) and memory (for use-case tests)."""
+
+from __future__ import annotations
+
 import threading
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 import redis
 
 from events import keys
 from events.envelope import GENESIS, Envelope, content_hash, sealed
-from events.store import DuplicateRequestError, EventStore, Idempotency, StaleVersionError
+from events.memory import MemoryEventStore
+from events.store import Commit, DuplicateRequestError, EventStore, RedisEventStore, StaleVersionError
 
 
 def envelope(version: int, prev: str = GENESIS) -> Envelope:
@@ -16,37 +23,66 @@ def envelope(version: int, prev: str = GENESIS) -> Envelope:
     )
 
 
-def test_append_lands_at_the_expected_version_with_ids_by_version(redis_client: redis.Redis) -> None:
-    store = EventStore(redis_client)
-    assert store.append("g", [envelope(1), envelope(2)], 0, b"{}", "twelve-gangsters") == 2
-    assert store.append("g", [envelope(3)], 2, b"{}", "twelve-gangsters") == 3
-    ids = [entry_id for entry_id, _ in redis_client.xrange(keys.events("g"))]
-    assert ids == [b"1-0", b"2-0", b"3-0"]
+def commit(envelopes: list[Envelope], expected: int, snapshot: bytes = b"{}", **kwargs: Any) -> Commit:
+    return Commit(
+        game_id="g",
+        ruleset="twelve-gangsters",
+        envelopes=envelopes,
+        expected_version=expected,
+        snapshot=snapshot,
+        snapshot_format=3,
+        **kwargs,
+    )
+
+
+@pytest.fixture(params=["redis", "memory"])
+def make_store(request: pytest.FixtureRequest) -> Callable[[], EventStore]:
+    """A maker of handles on one store: several handles share it, as processes share a Redis."""
+    if request.param == "memory":
+        shared = MemoryEventStore()
+        return lambda: shared
+    client: redis.Redis = request.getfixturevalue("redis_client")
+    return lambda: RedisEventStore(redis.Redis(connection_pool=client.connection_pool))
+
+
+@pytest.fixture
+def store(make_store: Callable[[], EventStore]) -> EventStore:
+    return make_store()
+
+
+def test_a_commit_lands_at_the_expected_version_and_reads_back_by_version(store: EventStore) -> None:
+    assert store.commit(commit([envelope(1), envelope(2)], 0)) == 2
+    assert store.commit(commit([envelope(3)], 2)) == 3
+    assert [e.version for e in store.read("g")] == [1, 2, 3]
     assert [e.version for e in store.read("g", after=1)] == [2, 3]
     assert [e.version for e in store.read("g", after=0, limit=2)] == [1, 2]
+    assert list(store.game_ids()) == ["g"]
 
 
-def test_a_stale_append_is_refused_and_changes_nothing(redis_client: redis.Redis) -> None:
-    store = EventStore(redis_client)
-    store.append("g", [envelope(1)], 0, b"one", "twelve-gangsters")
+def test_redis_keeps_a_game_in_a_stream_whose_ids_are_the_versions(redis_client: redis.Redis) -> None:
+    RedisEventStore(redis_client).commit(commit([envelope(1), envelope(2)], 0))
+    assert [entry_id for entry_id, _ in redis_client.xrange(keys.events("g"))] == [b"1-0", b"2-0"]
+
+
+def test_a_stale_commit_is_refused_and_changes_nothing(store: EventStore) -> None:
+    store.commit(commit([envelope(1)], 0, b"one"))
     with pytest.raises(StaleVersionError) as refused:
-        store.append("g", [envelope(1)], 0, b"two", "twelve-gangsters")
+        store.commit(commit([envelope(1)], 0, b"two", views={"spectator": b"{}"}))
     assert refused.value.actual == 1
-    assert store.version("g") == 1
-    assert redis_client.hget(keys.snapshot("g"), "state") == b"one"
+    assert len(store.read("g")) == 1
+    assert store.load("g").snapshot == b"one"
+    assert store.stored_views("g") == (0, 0, {})
 
 
-def test_of_many_racing_appends_on_one_version_exactly_one_lands(redis_client: redis.Redis) -> None:
-    store = EventStore(redis_client)
+def test_of_many_racing_commits_on_one_version_exactly_one_lands(make_store: Callable[[], EventStore]) -> None:
     barrier = threading.Barrier(8)
     outcomes: list[str] = []
 
     def racer(n: int) -> None:
+        store = make_store()
         barrier.wait()
         try:
-            EventStore(redis.Redis(connection_pool=redis_client.connection_pool)).append(
-                "g", [envelope(1)], 0, str(n).encode(), "twelve-gangsters"
-            )
+            store.commit(commit([envelope(1)], 0, str(n).encode()))
             outcomes.append("landed")
         except StaleVersionError:
             outcomes.append("stale")
@@ -57,33 +93,66 @@ def test_of_many_racing_appends_on_one_version_exactly_one_lands(redis_client: r
     for t in threads:
         t.join()
     assert sorted(outcomes) == ["landed"] + ["stale"] * 7
-    assert store.version("g") == 1
+    assert len(make_store().read("g")) == 1
 
 
-def test_load_returns_snapshot_tail_tokens_and_stored_answer_in_one_call(redis_client: redis.Redis) -> None:
-    store = EventStore(redis_client)
+def test_load_returns_snapshot_tail_tokens_and_stored_answer_in_one_step(store: EventStore) -> None:
     first = envelope(1)
-    key = keys.idempotency("g", "caller", "k")
-    store.append("g", [first], 0, b"state", "twelve-gangsters", {0: "hash0"}, Idempotency(key, b"answer"))
-    loaded = store.load("g", key)
+    store.commit(commit([first], 0, b"state", token_hashes={0: "hash0"}, answer_key=("caller", "k"), answer=b"ans"))
+    loaded = store.load("g", ("caller", "k"))
     assert (loaded.snapshot, loaded.snapshot_version, loaded.ruleset) == (b"state", 1, "twelve-gangsters")
+    assert loaded.snapshot_format == 3
     assert loaded.tail == [] and loaded.head_hash == first.hash
-    assert loaded.token_hashes == {0: "hash0"} and loaded.answer == b"answer"
+    assert loaded.token_hashes == {0: "hash0"} and loaded.answer == b"ans"
+    assert store.token_hashes("g") == {0: "hash0"}
+    assert store.load("g", ("caller", "other")).answer is None
 
 
-def test_a_reused_idempotency_key_returns_the_first_answer_and_appends_nothing(redis_client: redis.Redis) -> None:
-    store = EventStore(redis_client)
-    key = keys.idempotency("g", "caller", "k")
-    store.append("g", [envelope(1)], 0, b"s", "twelve-gangsters", idempotency=Idempotency(key, b"first"))
+def test_a_reused_idempotency_key_returns_the_first_answer_and_commits_nothing(store: EventStore) -> None:
+    store.commit(commit([envelope(1)], 0, answer_key=("caller", "k"), answer=b"first"))
     with pytest.raises(DuplicateRequestError) as duplicate:
-        store.append("g", [envelope(2)], 1, b"s", "twelve-gangsters", idempotency=Idempotency(key, b"second"))
+        store.commit(commit([envelope(2)], 1, answer_key=("caller", "k"), answer=b"second"))
     assert duplicate.value.answer == b"first"
-    assert store.version("g") == 1
+    assert len(store.read("g")) == 1
+
+
+def test_the_views_and_result_stored_with_a_commit_are_read_while_current(store: EventStore) -> None:
+    store.commit(commit([envelope(1)], 0, views={"spectator": b"s1", "0": b"seat0"}))
+    assert store.view("g", "0", 3) == b"seat0"
+    assert store.view("g", "0", 2) is None  # another format: to be rebuilt
+    assert store.result("g") is None
+    store.commit(commit([envelope(2)], 1, views={"spectator": b"s2"}, result=b"r"))
+    assert store.view("g", "spectator", 3) == b"s2" and store.view("g", "0", 3) is None
+    assert store.result("g") == b"r"
+    assert store.stored_views("g") == (2, 3, {"spectator": b"s2"})
+
+
+def test_views_written_behind_the_log_are_not_served_and_never_move_back(store: EventStore) -> None:
+    store.commit(commit([envelope(1), envelope(2)], 0))
+    store.write_views("g", 1, 3, {"spectator": b"old"}, None)
+    assert store.view("g", "spectator", 3) is None  # behind the log
+    store.write_views("g", 2, 3, {"spectator": b"new"}, b"r")
+    store.write_views("g", 1, 3, {"spectator": b"old"}, None)  # late: changes nothing
+    assert store.view("g", "spectator", 3) == b"new" and store.result("g") == b"r"
+    store.write_views("g", 2, 4, {"spectator": b"other"}, None)  # another format replaces it
+    assert store.stored_views("g") == (2, 4, {"spectator": b"other"})
+
+
+def test_waiting_for_events_returns_what_lands(make_store: Callable[[], EventStore]) -> None:
+    store = make_store()
+    store.commit(commit([envelope(1)], 0))
+    assert store.wait_for("g", 1, block_s=0.1, count=10) == []
+    landed: list[list[Envelope]] = []
+    waiter = threading.Thread(target=lambda: landed.append(make_store().wait_for("g", 1, block_s=5, count=10)))
+    waiter.start()
+    store.commit(commit([envelope(2)], 1))
+    waiter.join(timeout=10)
+    assert [e.version for e in landed[0]] == [2]
 
 
 def test_a_missing_snapshot_falls_back_to_the_whole_log(redis_client: redis.Redis) -> None:
-    store = EventStore(redis_client)
-    store.append("g", [envelope(1), envelope(2)], 0, b"s", "twelve-gangsters")
+    store = RedisEventStore(redis_client)
+    store.commit(commit([envelope(1), envelope(2)], 0))
     redis_client.delete(keys.snapshot("g"))
     loaded = store.load("g")
     assert loaded.snapshot is None and [e.version for e in loaded.tail] == [1, 2]

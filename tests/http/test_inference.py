@@ -17,10 +17,10 @@ import msgspec
 import pytest
 
 from events.envelope import Envelope, content_hash
+from events.repository import fold
 from games import table as tables
 from games.bots import random_bot
 from games.registry import RULESETS
-from projections.replay import fold
 from service.house import House
 from tests.client import ApiClient, Table
 

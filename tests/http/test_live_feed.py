@@ -14,8 +14,8 @@ import requests
 from flask import Flask
 from werkzeug.serving import make_server
 
-from events.tickets import TicketStore
 from service import live
+from service.api import context
 from service.house import House
 from service.redis_server import free_port
 from tests.client import ApiClient, Table, assert_problem
@@ -176,7 +176,8 @@ def test_a_ticket_is_refused_when_expired_for_another_game_or_beside_a_token(
     api: ApiClient, app: Flask, live_url: str
 ) -> None:
     table, other = api.create(players=3), api.create(players=3)
-    store: TicketStore = app.extensions["syndicate.tickets"]
+    store = context.services_of(app).tickets
+    assert store is not None
     expired = store.issue(table.id, 0, ttl_s=1)
     time.sleep(1.5)
     assert_problem(api.http.get(f"/v1/games/{table.id}/events/stream?ticket={expired}"), 401, "invalid_ticket")

@@ -3,10 +3,12 @@ even before the deadline job has run."""
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, datetime, timedelta
 
 from flask import Flask
 
+from service.api import context
 from tests.client import ApiClient, Table
 
 
@@ -23,9 +25,9 @@ def hold_up(api: ApiClient) -> Table:
 
 def test_an_aim_after_the_window_is_refused_and_the_late_seats_aim_at_nobody(app: Flask, api: ApiClient) -> None:
     table = hold_up(api)
-    games = app.extensions["syndicate.games"]
     later = datetime.now(UTC) + timedelta(seconds=2)
-    games.clock = lambda: later.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    clock = lambda: later.isoformat(timespec="milliseconds").replace("+00:00", "Z")  # noqa: E731
+    context.attach(app, dataclasses.replace(context.services_of(app), clock=clock))
     late = api.send(table, 2, {"type": "aim", "target": 3})
     assert late.status_code == 409 and late.json["code"] == "not_aiming_phase"
     drawn = [e for e in api.events(table) if e["type"] == "cash_n_guns.guns_drawn"]

@@ -7,28 +7,30 @@ from pathlib import Path
 
 import redis
 
-from events.store import EventStore
-from projections import Projections
-from service.games import Caller, Games
+from service.bootstrap import bootstrap
 from service.redis_server import RedisServer, free_port
+from service.use_cases import Caller, create_game, make_move
+from tests.service.read_models import version_of
 
 
 def test_every_acknowledged_move_survives_redis_being_killed(tmp_path: Path) -> None:
     server = RedisServer(tmp_path, free_port()).start()
     try:
-        games = Games(EventStore(redis.Redis.from_url(server.url)), Projections(redis.Redis.from_url(server.url)))
-        game, tokens = games.create("twelve-gangsters", [{"name": n} for n in "ABC"], {"first_boss": 0}, seed=1)
+        services = bootstrap(client=redis.Redis.from_url(server.url))
+        seats = [{"name": n} for n in "ABC"]
+        saved, tokens = create_game(services, "twelve-gangsters", seats, {"first_boss": 0}, seed=1)
+        game_id = saved.game.game_id
         acknowledged = []
         for card in (1, 2, 3, 4):
             for seat in range(3):
-                answer = games.move(game.table.game_id, Caller(token=tokens[seat]), {"type": "play", "card": card})
-                acknowledged.append(answer["version"])
+                answer = make_move(services, game_id, Caller(token=tokens[seat]), {"type": "play", "card": card})
+                acknowledged.append(version_of(answer))
         assert server.process is not None
         server.process.send_signal(signal.SIGKILL)
         server.process.wait(timeout=10)
         server.start()  # the same data directory and port
-        restarted = Games(EventStore(redis.Redis.from_url(server.url)), Projections(redis.Redis.from_url(server.url)))
-        table = restarted.load(game.table.game_id).table
+        restarted = bootstrap(client=redis.Redis.from_url(server.url))
+        table = restarted.repository.get(game_id).table
         assert table.version == acknowledged[-1]
         assert table.rules.round == 5
     finally:

@@ -3,8 +3,8 @@ import threading
 
 import redis
 
-from events.store import EventStore
-from projections import Projections
+from service.api import context
+from service.bootstrap import bootstrap
 from tests.client import ApiClient
 from tests.service.read_models import play_corpus, play_randomly, play_shared_victory, read_models
 
@@ -15,7 +15,7 @@ def test_rebuilt_read_models_equal_the_live_ones_exactly(api: ApiClient, redis_c
     live = read_models(redis_client)
     assert any(":views" in k for k in live) and any(":result" in k for k in live)
     assert any("{leaderboard}" in k for k in live)
-    assert Projections(redis_client).rebuild(EventStore(redis_client)) == 10
+    assert bootstrap(client=redis_client).projections.rebuild() == 10
     assert read_models(redis_client) == live
 
 
@@ -26,9 +26,9 @@ def test_a_projection_dropped_and_rebuilt_during_play_converges(api: ApiClient, 
 
     def rebuild_again_and_again() -> None:
         nonlocal rebuilds
-        projections, store = Projections(redis_client), EventStore(redis_client)
+        projections = bootstrap(client=redis_client).projections
         while not stop.is_set():
-            projections.rebuild(store)
+            projections.rebuild()
             rebuilds += 1
 
     rebuilder = threading.Thread(target=rebuild_again_and_again)
@@ -43,7 +43,7 @@ def test_a_projection_dropped_and_rebuilt_during_play_converges(api: ApiClient, 
     assert rebuilds > 1
     converged = read_models(redis_client)
     # What the moves projected, with rebuilds racing them, is what the log alone gives.
-    Projections(redis_client).rebuild(EventStore(redis_client))
+    bootstrap(client=redis_client).projections.rebuild()
     assert converged == read_models(redis_client)
     assert all(api.http.get(f"/v1/games/{t.id}/result").status_code == 200 for t in tables)
 
@@ -92,10 +92,11 @@ def test_leaderboard_counts_tallied_games_wins_and_points_by_player_name(api: Ap
 def test_projecting_a_tallied_game_twice_counts_it_once(api: ApiClient, redis_client: redis.Redis, drain) -> None:
     table = play_shared_victory(api)
     drain()
-    games = api.http.application.extensions["syndicate.games"]
-    game = games.load(table.id)
-    games.projections.project(game.ruleset, game.table)
-    games.projections.project(game.ruleset, game.table)
+    services = context.services_of(api.http.application)
+    assert services.projections is not None
+    game = services.repository.get(table.id)
+    services.projections.catch_up(game)
+    services.projections.catch_up(game)
     board = api.http.get("/v1/leaderboard?ruleset=twelve-gangsters").json
     assert [row["games"] for row in board["players"]] == [1, 1, 1]
 

@@ -13,12 +13,11 @@ from pathlib import Path
 import pytest
 import redis
 
-from events.store import EventStore
-from projections import Projections
 from service.app import create_app
+from service.bootstrap import bootstrap
 from service.config import Config
-from service.games import Games
 from service.redis_server import RedisServer, free_port
+from service.use_cases import create_game
 from tests.client import ApiClient, Table
 from tests.workers.conftest import tallied, wait_for
 
@@ -54,8 +53,11 @@ def test_a_worker_outlives_a_redis_restart_and_its_sweep_recovers_a_lost_bot_tur
     # A game whose first bot turn was never queued (as if its job was lost with the outage): only
     # the sweep can find it.
     client = redis.Redis.from_url(own_redis.url)
-    game, _ = Games(EventStore(client), Projections(client)).create("twelve-gangsters", [{"bot": "random"}] * 3, {}, 1)
-    lost = Table(game.table.game_id)
+    everything = bootstrap(client=client)
+    assert everything.projections is not None
+    unscheduled = dataclasses.replace(everything, after_save=(everything.projections.after_save,))
+    saved, _ = create_game(unscheduled, "twelve-gangsters", [{"bot": "random"}] * 3, {}, 1)
+    lost = Table(saved.game.game_id)
     wait_for(lambda: tallied(api, lost), timeout_s=30, what="the sweep to recover the lost bot turn")
     for table in busy:
         wait_for(lambda table=table: tallied(api, table), timeout_s=30, what="the games in play to finish")

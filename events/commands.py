@@ -1,0 +1,54 @@
+"""The commands a game's log records, on the first event of each batch: what was asked, as the rules read it.
+
+A log stores each as plain JSON, `{"name": "move", "seat": 1, "move": {"type": "play", "card": 7}}`, the shape
+it has had since the first log; here each is a type, so code dispatches on types, not on strings.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+
+class Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="name", omit_defaults=True):
+    """Something asked of a game. `name` is the stored tag."""
+
+
+class CreateGame(Command, frozen=True, tag="create"):
+    """The game was created (its setup is in the `game_created` event itself)."""
+
+
+class JoinGame(Command, frozen=True, tag="join"):
+    player: str
+
+
+class MakeMove(Command, frozen=True, tag="move"):
+    """A seat's move, as parsed; `by` names the house (`bot`, `deadline`) when it moved for the seat."""
+
+    seat: int
+    move: dict[str, Any]
+    by: str | None = None
+
+
+class CloseWait(Command, frozen=True, tag="timeout"):
+    """The game's own rule for lateness, applied to the wait that began at `wait_since`."""
+
+    wait_since: int
+
+
+class TallyGame(Command, frozen=True, tag="tally"):
+    """The final tally of a finished game."""
+
+
+AnyCommand = CreateGame | JoinGame | MakeMove | CloseWait | TallyGame
+
+
+def parse(stored: dict[str, Any]) -> AnyCommand:
+    """The command a log recorded; msgspec.ValidationError if it is none."""
+    return msgspec.convert(stored, AnyCommand)
+
+
+def stored(command: Command) -> dict[str, Any]:
+    """The command as a log records it."""
+    return msgspec.to_builtins(command)  # type: ignore[no-any-return]

@@ -1,0 +1,135 @@
+"""The use cases that read: a game's view, its result, its log, its past, its audit; the lobby, the leaderboard.
+
+A view or result is served from the read model stored with the game's last decision; one that is missing
+or behind the log is caught up from the log first. Nothing here changes a game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import msgspec
+
+from events.repository import GAME_ID, Game, NoSuchGameError
+from games import table as tables
+from games.base import EVERYONE, SPECTATOR
+from games.table import Status
+from projections.results import result_of
+from projections.views import encode, field_of
+from service import tokens
+from service.audit import Report, audit_log, check_live
+from service.errors import ConflictError, InvalidTokenError, NotFoundError
+from service.feed import feed_item, viewer_of
+from service.services import Services
+from service.use_cases import seat_of
+
+PAGE = 500
+
+
+class Versioned(msgspec.Struct):
+    version: int
+
+
+def version_of(document: bytes) -> int:
+    """The `version` of an encoded view or result, without decoding the rest."""
+    return msgspec.json.decode(document, type=Versioned).version
+
+
+def view(services: Services, game_id: str, token: str | None) -> bytes:
+    """The caller's view (JSON), from the read model; if it is missing or behind, caught up first."""
+    if not GAME_ID.fullmatch(game_id):
+        raise NoSuchGameError(game_id)
+    store = services.repository.store
+    seat = None
+    if token is not None:
+        seat = tokens.seat_of(token, store.token_hashes(game_id))
+        if seat is None:
+            services.repository.get(game_id)  # a missing game answers 404 before a wrong token answers 401
+            raise InvalidTokenError("this token holds no seat in this game")
+    stored = store.view(game_id, field_of(seat), tables.FORMAT)
+    if stored is not None:
+        return stored
+    game = catch_up(services, services.repository.get(game_id))
+    return encode(tables.view(game.ruleset, game.table, SPECTATOR if seat is None else seat))
+
+
+def result(services: Services, game_id: str) -> bytes:
+    """The final tally (JSON), from the read model, caught up first if it is missing."""
+    stored = services.repository.store.result(game_id) if GAME_ID.fullmatch(game_id) else None
+    if stored is not None:
+        return stored
+    game = services.repository.get(game_id)
+    if game.table.status is not Status.FINISHED:
+        raise ConflictError("the game has not finished yet", code="game_not_finished")
+    catch_up(services, game)
+    return encode(result_of(game.ruleset, game.table))
+
+
+def catch_up(services: Services, game: Game) -> Game:
+    """Write the game's read models from its table, where the deployment keeps them."""
+    if services.projections is not None:
+        services.projections.catch_up(game)
+    return game
+
+
+def caller(services: Services, game_id: str, token: str | None) -> tuple[Game, int | None]:
+    """The game and the caller's seat in it (None: a spectator)."""
+    game = services.repository.get(game_id)
+    return game, seat_of(game, token)
+
+
+def event_page(services: Services, game: Game, seat: int | None, after: int, limit: int) -> dict[str, Any]:
+    """The log after version `after`, as the caller may see it, and where the next page starts."""
+    envelopes = services.repository.log(game.game_id, after=after, limit=limit)
+    events = [feed_item(game.ruleset, game.table, envelope, seat) for envelope in envelopes]
+    more = bool(events) and events[-1]["version"] < game.version
+    return {
+        "game_id": game.game_id,
+        "version": game.version,
+        "events": events,
+        "next_after": events[-1]["version"] if more else None,
+    }
+
+
+def export(services: Services, game: Game, seat: int | None, after: int) -> Iterator[bytes]:
+    """Every event after `after` as the caller may see it, one JSON object a line, read a page at a time."""
+    while True:
+        page = services.repository.log(game.game_id, after=after, limit=PAGE)
+        for envelope in page:
+            yield encode(feed_item(game.ruleset, game.table, envelope, seat)) + b"\n"
+        if len(page) < PAGE:
+            return
+        after = page[-1].version
+
+
+def state_at(services: Services, game: Game, version: int, seat: int | None) -> dict[str, Any]:
+    """The caller's view as it was at `version` (time travel); hidden then is hidden now, unless the game
+    has since finished."""
+    if not 1 <= version <= game.version:
+        raise NotFoundError(f"game {game.game_id} has versions 1 to {game.version}", "version_not_found")
+    past = services.repository.at(game, version)
+    viewer = viewer_of(game.table, seat)
+    shown = tables.view(game.ruleset, past, viewer)
+    if seat is not None and viewer == EVERYONE:
+        shown["you"] = tables.view(game.ruleset, past, seat)["you"]
+    return shown
+
+
+def audit(services: Services, game_id: str) -> Report:
+    """Replay the whole log through the rules, and compare it with the live state and views."""
+    game = services.repository.get(game_id)
+    report = audit_log(game_id, services.repository.log(game_id))
+    check_live(report, game.table, services.repository.store.stored_views(game_id))
+    return report
+
+
+def lobby(services: Services, status: str | None, ruleset: str | None, offset: int, limit: int) -> tuple[int, list]:
+    """The number of matching games and one page of their lobby entries, newest first."""
+    assert services.projections is not None, "the lobby is kept by the deployment's projections"
+    return services.projections.lobby.page(status, ruleset, offset, limit)
+
+
+def leaderboard(services: Services, ruleset: str) -> list[dict[str, Any]]:
+    assert services.projections is not None, "the leaderboard is kept by the deployment's projections"
+    return services.projections.leaderboard.standings(ruleset)

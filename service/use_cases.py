@@ -1,0 +1,243 @@
+"""The use cases that change a game: create, join, move, close a wait, tally.
+
+Each loads the game, asks the rules, seals what they decided, and saves it in one step with the game's own
+read models (every viewer's view, the result); then it tells the lobby, the leaderboard and the scheduler.
+When another decision lands first, it decides again on the new state.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import msgspec
+
+from events.commands import CloseWait, Command, CreateGame, JoinGame, MakeMove, TallyGame
+from events.repository import Decision, Game, seal
+from events.store import AnswerKey, DuplicateRequestError, StaleVersionError
+from games import table as tables
+from games.base import Event, IllegalMoveError
+from games.registry import RULESETS
+from games.table import SetupError
+from projections import game_models
+from projections.views import field_of
+from service import tokens
+from service.errors import ConflictError, InvalidRequestError, InvalidTokenError, VersionMismatchError
+from service.feed import feed_item
+from service.services import Services
+
+MAX_ATTEMPTS = 5
+"""Times a decision is made again when another lands first."""
+
+encode = msgspec.json.Encoder().encode
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who sends a move: a player with a seat token, or the house playing a seat (`by` a bot or a deadline)."""
+
+    token: str | None = None
+    seat: int | None = None
+    by: str | None = None
+
+    @property
+    def key(self) -> str:
+        """Whose idempotency keys these are."""
+        return tokens.digest(self.token)[:32] if self.token is not None else f"house-{self.seat}"
+
+
+@dataclass(frozen=True)
+class Saved:
+    """A saved decision and the views it left, encoded by viewer (`spectator`, `0`, `1`, …)."""
+
+    decision: Decision
+    views: Mapping[str, bytes]
+
+    @property
+    def game(self) -> Game:
+        return self.decision.after
+
+
+def seat_of(game: Game, token: str | None) -> int | None:
+    """The caller's seat, None for a spectator; InvalidTokenError for a token of no seat."""
+    if token is None:
+        return None
+    seat = tokens.seat_of(token, dict(game.token_hashes))
+    if seat is None:
+        raise InvalidTokenError("this token holds no seat in this game")
+    return seat
+
+
+def save(
+    services: Services,
+    decision: Decision,
+    handed: Mapping[int, str] | None = None,
+    answer: tuple[AnswerKey, bytes] | None = None,
+) -> Saved:
+    """Store a decision with its read models and any new seats' token hashes; then tell who follows."""
+    views, result = game_models(decision.after.ruleset, decision.after.table)
+    hashes = {seat: tokens.digest(token) for seat, token in (handed or {}).items()}
+    services.repository.save(decision, hashes, answer, views, result)
+    for follower in services.after_save:
+        follower(decision)
+    return Saved(decision, views)
+
+
+def create_game(
+    services: Services, ruleset_id: str, seats: list[dict[str, Any]], options: dict[str, Any], seed: int | None
+) -> tuple[Saved, dict[int, str]]:
+    """A new game, and the token of each human seat (handed out once)."""
+    ruleset = RULESETS.get(ruleset_id)
+    if ruleset is None:
+        raise SetupError("unknown_ruleset", f"no ruleset {ruleset_id!r}; see GET /v1/rulesets")
+    game_id = secrets.token_hex(8)
+    seat_list = [tables.Seat(name=s.get("name"), bot=s.get("bot")) for s in seats]
+    # A seed the service draws stays secret behind a random salt; a seed the creator gives reproduces the
+    # game, unsalted, and the game's views say its randomness is public.
+    salt = secrets.token_hex(16) if seed is None else ""
+    seed = secrets.randbits(53) if seed is None else seed
+    events = tables.create(ruleset, game_id, seat_list, options, seed, salt, services.clock())
+    handed = {i: tokens.new_token() for i, s in enumerate(seat_list) if s.name is not None}
+    decision = seal(ruleset, None, events, CreateGame(), None, services.clock())
+    return save(services, decision, handed), handed
+
+
+def join_game(services: Services, game_id: str, name: str) -> tuple[Saved, int, str]:
+    """The caller takes the first open seat; its token is handed out once."""
+    for _ in range(MAX_ATTEMPTS):
+        game = services.repository.get(game_id)
+        events = tables.join(game.ruleset, game.table, name)
+        seat: int = events[0].seat  # type: ignore[attr-defined]
+        token = tokens.new_token()
+        decision = seal(game.ruleset, game, events, JoinGame(player=name), None, services.clock())
+        try:
+            return save(services, decision, {seat: token}), seat, token
+        except StaleVersionError:
+            continue
+    raise too_busy()
+
+
+def make_move(
+    services: Services,
+    game_id: str,
+    caller: Caller,
+    body: dict[str, Any],
+    if_match: int | None = None,
+    idempotency_key: str | None = None,
+) -> bytes:
+    """Apply the caller's move; the answer (JSON): the new version, the events as the caller may see them,
+    and the caller's view. A retry with the same idempotency key and body gets the first answer."""
+    answer_key = (caller.key, idempotency_key) if idempotency_key else None
+    fingerprint = hashlib.sha256(encode_sorted(body)).hexdigest().encode()
+    wait: int | None = None
+    for _ in range(MAX_ATTEMPTS):
+        game = services.repository.get(game_id, answer_key)
+        seat = caller.seat if caller.token is None else seat_of(game, caller.token)
+        assert seat is not None
+        if game.answer is not None:
+            return first_answer(game.answer, fingerprint)
+        game = close_if_overdue(services, game)
+        if wait is not None and game.table.wait_since != wait:
+            # Decided again only within the same wait: never carried into a round the caller has not seen.
+            raise ConflictError("the game moved on before this move landed; look again", code="game_moved_on")
+        wait = game.table.wait_since
+        move = game.ruleset.parse_move(body)
+        if if_match is not None and if_match != game.version:
+            raise VersionMismatchError(f"If-Match names version {if_match}; the game is at version {game.version}")
+        events = tables.play(game.ruleset, game.table, seat, move)
+        command = MakeMove(seat=seat, move=msgspec.to_builtins(move), by=caller.by)
+        decision = seal(game.ruleset, game, events, command, seat, services.clock())
+        views, result = game_models(decision.after.ruleset, decision.after.table)
+        answer = move_answer(decision, seat, views[field_of(seat)])
+        try:
+            stored = (answer_key, fingerprint + b"\n" + answer) if answer_key else None
+            services.repository.save(decision, None, stored, views, result)
+        except StaleVersionError:
+            if if_match is not None:
+                raise VersionMismatchError("another move landed first") from None
+            continue
+        except DuplicateRequestError as duplicate:
+            return first_answer(duplicate.answer, fingerprint)
+        for follower in services.after_save:
+            follower(decision)
+        return answer
+    raise too_busy()
+
+
+def move_answer(decision: Decision, seat: int, view: bytes) -> bytes:
+    """The answer to a move, as JSON: built around the mover's view, already encoded for the read model."""
+    after = decision.after
+    items = [
+        feed_item(after.ruleset, after.table, envelope, seat, event)
+        for envelope, event in zip(decision.envelopes, decision.events, strict=True)
+    ]
+    return encode({"version": after.version, "events": items, "game": msgspec.Raw(view)})
+
+
+def encode_sorted(body: Mapping[str, Any]) -> bytes:
+    return msgspec.json.encode(body, order="sorted")
+
+
+def first_answer(stored: bytes, fingerprint: bytes) -> bytes:
+    """The answer kept for an idempotency key, if the request is the same as the first."""
+    kept, _, answer = stored.partition(b"\n")
+    if stored.startswith(b"{"):  # kept as JSON, by a service that did not yet keep raw answers
+        record = msgspec.json.decode(stored)
+        kept, answer = record["fingerprint"].encode(), encode(record["answer"])
+    if kept != fingerprint:
+        raise InvalidRequestError("this Idempotency-Key was used with a different body", code="idempotency_key_reused")
+    return answer
+
+
+def close_if_overdue(services: Services, game: Game) -> Game:
+    """Where the rules say what lateness means (an aiming window), a move arriving after the limit finds the
+    wait already closed, even if the deadline job has not run yet: timing is a rule."""
+    due = tables.deadline_at(game.ruleset, game.table)
+    if due is None or game.ruleset.time_limit(game.table.rules) is None or seconds_between(due, services.clock()) < 0:
+        return game
+    return close_wait(services, game.game_id, game.table.wait_since)
+
+
+def close_wait(services: Services, game_id: str, wait_since: int) -> Game:
+    """Apply the game's own lateness rule to the wait that began at `wait_since`, if it still goes on."""
+
+    def decide(game: Game) -> list[Event]:
+        try:
+            return tables.timeout(game.ruleset, game.table, wait_since) or []
+        except IllegalMoveError:
+            return []  # the wait is over: someone closed it first
+
+    return act(services, game_id, CloseWait(wait_since=wait_since), decide)
+
+
+def tally_game(services: Services, game_id: str) -> Game:
+    """Record the final tally of a finished game, once."""
+    return act(services, game_id, TallyGame(), lambda game: tables.tally(game.ruleset, game.table))
+
+
+def act(services: Services, game_id: str, command: Command, decide: Callable[[Game], list[Event]]) -> Game:
+    """Apply a command of the house: decide on the current state, save, and decide again if another command
+    landed first. No events: nothing to do."""
+    for _ in range(MAX_ATTEMPTS):
+        game = services.repository.get(game_id)
+        events = decide(game)
+        if not events:
+            return game
+        decision = seal(game.ruleset, game, events, command, None, services.clock())
+        try:
+            return save(services, decision).game
+        except StaleVersionError:
+            continue
+    raise too_busy()
+
+
+def too_busy() -> ConflictError:
+    return ConflictError("the game is too busy; try again", code="concurrent_modification")
+
+
+def seconds_between(earlier: str, later: str) -> float:
+    return (datetime.fromisoformat(later) - datetime.fromisoformat(earlier)).total_seconds()
