@@ -24,6 +24,5 @@ def bootstrap(config: Config | None = None, client: redis.Redis | None = None) -
         projections=projections,
         scheduler=scheduler,
         tickets=TicketStore(client),
-        redis=client,
         after_save=(projections.after_save, scheduler.after_save),
     )

@@ -6,8 +6,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-import redis
-
 from events.memory import MemoryEventStore
 from events.repository import Decision, GameRepository
 from events.tickets import TicketStore
@@ -29,7 +27,6 @@ class Services:
     projections: Projections | None = None
     scheduler: Scheduler | None = None
     tickets: TicketStore | None = None
-    redis: redis.Redis | None = None
     clock: Callable[[], str] = utc_now
     after_save: Sequence[Callable[[Decision], None]] = field(default=())
 
