@@ -56,7 +56,7 @@ class Service(Protocol):
 class UseCases:
     """The use cases of `service.games` on the real store and projections; no scheduler (no RQ jobs)."""
 
-    name = "use cases (service.games.Games)"
+    name = "use cases (service.games.Games, no scheduler: no RQ jobs)"
 
     def __init__(self, redis_url: str) -> None:
         from events.store import EventStore
