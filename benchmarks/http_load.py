@@ -12,7 +12,7 @@ Baseline clients send the same bodies and headers to a fresh game id every 36 mo
 the version they were last answered. A move counts when answered 200; anything else, or a broken
 connection, is an error, and that game is abandoned.
 
-    .venv/bin/python -m benchmarks.http_load --clients 8 --duration 10 --rounds 2
+    .venv/bin/python -m benchmarks.http_load --clients 8 --duration 10 --rounds 3
 """
 
 from __future__ import annotations
@@ -227,7 +227,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.http_load", description=__doc__.split("\n")[0])
     parser.add_argument("--clients", type=int, default=env_int("BENCH_HTTP_CLIENTS", 8))
     parser.add_argument("--duration", type=float, default=env_float("BENCH_HTTP_DURATION", 10), help="seconds")
-    parser.add_argument("--rounds", type=int, default=env_int("BENCH_HTTP_ROUNDS", 2), help="rounds per target")
+    parser.add_argument("--rounds", type=int, default=env_int("BENCH_HTTP_ROUNDS", 3), help="rounds per target")
     parser.add_argument("--warmup", type=float, default=env_float("BENCH_HTTP_WARMUP", 2), help="seconds each")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers for each target")
     args = parser.parse_args(argv)
