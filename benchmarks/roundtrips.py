@@ -5,7 +5,9 @@ backend of `benchmarks.inprocess`: the WSGI app (`service.wsgi:app`, the whole H
 limiter, parsing, use case, projections) and the use cases alone. Round trips are counted in the client
 (each `send_packed_command` of redis-py is one: a pipeline is one, a script is one); commands are read from
 MONITOR, a script shown with the commands it ran inside, e.g. `EVALSHA[XLEN XADD HSET]`; Redis's CPU time
-per move is the sum of `INFO commandstats` usec over the game's moves.
+per move is the sum of `INFO commandstats` usec over the game's moves. With `appendfsync always` every
+event-loop turn of Redis that wrote anything ends in an fsync before it answers; if `strace` is on the PATH
+and may attach, a third game counts redis-server's fdatasync calls per move (`strace -c`).
 
     .venv/bin/python -m benchmarks.roundtrips
 """
@@ -14,7 +16,11 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
+import subprocess
+import tempfile
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -126,7 +132,32 @@ def play_one(inproc: Service, each: Callable[[int], Any]) -> list[int]:
     return trips
 
 
-def measure(url: str, backend: str) -> dict[str, Any]:
+def count_fsyncs(pid: int, action: Callable[[], list[int]]) -> tuple[int, int] | None:
+    """(fdatasync and fsync calls of redis-server, moves) while `action` plays; None without strace."""
+    if shutil.which("strace") is None:
+        return None
+    with tempfile.NamedTemporaryFile("r", suffix=".strace") as out:
+        tracer = subprocess.Popen(
+            ["strace", "-f", "-c", "-e", "trace=fdatasync,fsync", "-o", out.name, "-p", str(pid)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        time.sleep(1.0)  # attached to every thread
+        if tracer.poll() is not None:
+            return None  # not allowed to attach
+        moves = len(action())
+        time.sleep(0.2)
+        tracer.terminate()
+        tracer.wait(timeout=10)
+        calls = 0
+        for line in out.read().splitlines():
+            words = line.split()
+            if words and words[-1] in ("fdatasync", "fsync"):
+                calls += int(words[3])  # % time, seconds, usecs/call, calls, [errors,] syscall
+        return calls, moves
+
+
+def measure(url: str, backend: str, redis_pid: int | None = None) -> dict[str, Any]:
     """Two games: the first under MONITOR (which commands), the second without it (how long each took:
     MONITOR formats every argument of every command for its listener and would slow the scripts tenfold)."""
     inproc = service(url, backend)
@@ -161,6 +192,7 @@ def measure(url: str, backend: str) -> dict[str, Any]:
             continue  # run inside a script: counted in the script's time
         durations.setdefault(name, []).append(int(entry["duration"]))
     trips = trips + timed
+    fsyncs = count_fsyncs(redis_pid, lambda: play_one(inproc, lambda _: None)) if redis_pid else None
     skip = ("cmdstat_echo", "cmdstat_monitor", "cmdstat_config", "cmdstat_slowlog", "cmdstat_info")
     usec = sum(v["usec"] for k, v in stats.items() if k not in skip)
     per_move = len(timed)
@@ -177,6 +209,7 @@ def measure(url: str, backend: str) -> dict[str, Any]:
         "evalsha_usec_per_move": evalsha / per_move,
         "stats": {k.removeprefix("cmdstat_"): v for k, v in stats.items()},
         "durations": durations,
+        "fsyncs": fsyncs,
     }
 
 
@@ -190,7 +223,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     with own_redis(os.environ.get("BENCH_FSYNC", "always")) as server:
         print(machine(redis.Redis.from_url(server.url)))
         for backend in args.backend or ["wsgi", "usecases"]:
-            report = measure(server.url, backend)
+            report = measure(server.url, backend, server.process.pid if server.process else None)
             reports.append(report)
             trips, n = report["trips"], report["timed_moves"]
             print(
@@ -199,6 +232,11 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
                 f"median {median(report['commands']):.0f}; Redis CPU {report['redis_usec_per_move']:.0f} us per "
                 f"move (commandstats), of which scripts (EVALSHA) {report['evalsha_usec_per_move']:.0f} us"
             )
+            if report["fsyncs"] is not None:
+                calls, played = report["fsyncs"]
+                fsync = server.fsync
+                what = f"strace -c over a game, its create included; appendfsync {fsync}"
+                print(f"  redis-server fsyncs per move ({what}): {calls / played:.1f}")
             print("  the commands of each move, in order (MONITOR; a script shows the commands it ran):")
             for pattern, count in report["patterns"].most_common():
                 print(f"  {count:>4} moves: {pattern}")
