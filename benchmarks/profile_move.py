@@ -25,6 +25,7 @@ from benchmarks.common import machine, own_redis, say_command
 from benchmarks.inprocess import BACKENDS, service
 
 SEATS, ROUNDS = 3, 12
+PROJECT = ("service", "events", "projections", "games")
 
 
 def package_of(path: str) -> str | None:
@@ -67,7 +68,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.profile_move", description=__doc__.split("\n")[0])
     parser.add_argument("--backend", choices=sorted(BACKENDS), action="append")
     parser.add_argument("--games", type=int, default=30)
-    parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--top", type=int, default=20)
     parser.add_argument("--html", help="also write pyinstrument's HTML report here")
     args = parser.parse_args(argv)
     try:
@@ -105,8 +106,12 @@ def main(argv: list[str] | None = None) -> None:
             f"{inproc.name}: {moves} moves, {wall:.2f} s profiled ({1000 * wall / moves:.2f} ms/move under the "
             f"profiler), {session.sample_count} samples"
         )
-        print(f"top {args.top} by cumulative time (% of all, ms per move), function and where:")
+        print(f"top {args.top} functions by cumulative time (% of all, ms per move), function and where:")
         for (function, where), seconds in sorted(total.items(), key=lambda kv: -kv[1])[: args.top]:
+            print(f"  {100 * seconds / wall:5.1f}% {1000 * seconds / moves:6.3f}  {function}  {where}")
+        print(f"the service's own functions ({', '.join(PROJECT)}) by cumulative time:")
+        own_code = [(k, v) for k, v in total.items() if k[1].split("/")[0] in PROJECT]
+        for (function, where), seconds in sorted(own_code, key=lambda kv: -kv[1])[: args.top]:
             print(f"  {100 * seconds / wall:5.1f}% {1000 * seconds / moves:6.3f}  {function}  {where}")
         print("self time by package (a built-in's goes to its caller's; % of all, ms per move):")
         print(
