@@ -39,6 +39,7 @@ class Refused(Exception):
 
 class Service(Protocol):
     name: str
+    rebuild_via: str
 
     def create(
         self, ruleset: str, seats: list[dict[str, Any]], options: dict[str, Any] | None = None, seed: int | None = None
@@ -57,6 +58,7 @@ class UseCases:
     """The use cases of `service.games` on the real store and projections; no scheduler (no RQ jobs)."""
 
     name = "use cases (service.games.Games, no scheduler: no RQ jobs)"
+    rebuild_via = "in process: Projections(client).rebuild(EventStore(client))"
 
     def __init__(self, redis_url: str) -> None:
         from events.store import EventStore
@@ -116,6 +118,7 @@ class Wsgi:
     """`service.wsgi:app` through Flask's test client: the public API, in this process."""
 
     name = "WSGI app in process (service.wsgi:app, Flask test client)"
+    rebuild_via = "the CLI: syndicate projections rebuild"
 
     def __init__(self, redis_url: str) -> None:
         self.redis_url = redis_url

@@ -80,6 +80,7 @@ class HttpService:
     """The service over HTTP, one keep-alive connection: the same verbs as `benchmarks.inprocess`."""
 
     name = "HTTP (gunicorn)"
+    rebuild_via = "none over HTTP"
 
     def __init__(self, host: str, port: int) -> None:
         self.conn = Connection(host, port)

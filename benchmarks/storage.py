@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 print(f"rebuild reported {rebuilt} games, not {total_games}")
         best = median(times)
         print(
-            f"projections rebuild (in process, {inproc.name}): {total_events / best:,.0f} events/s, "
+            f"projections rebuild ({inproc.rebuild_via}): {total_events / best:,.0f} events/s, "
             f"{total_games / best:,.0f} games/s (median of {args.rebuilds}: {best:.2f} s; runs "
             + ", ".join(f"{t:.2f}" for t in times)
             + ")"
