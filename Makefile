@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run worker test lint format spec bench clean
+.PHONY: install run worker test lint format spec bench bench-http clean
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PY) -m venv $(VENV)
@@ -33,8 +33,13 @@ format: install
 spec: install
 	$(BIN)/syndicate openapi > api_spec/openapi.yaml
 
+## Every benchmark (a few minutes; BENCHMARKS.md says what each measures and the knobs).
 bench: install
 	$(BIN)/python -m benchmarks
+
+## Only the HTTP side by side: the service against the bare baseline, the same load, alternating.
+bench-http: install
+	$(BIN)/python -m benchmarks.http_load
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .ruff_cache

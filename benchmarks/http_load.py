@@ -1,0 +1,293 @@
+"""The service against the bare baseline, side by side over HTTP, under the same load in the same run.
+
+One redis-server of our own with `appendfsync always` (the service's default), gunicorn for the service
+(`service.cli.gunicorn_args(Config)`, its own env) and gunicorn for `benchmarks.baseline` (the same arguments,
+only the app swapped), both on that Redis. N client processes, each with one keep-alive HTTP connection,
+drive one target at a time for a fixed duration; the targets alternate (baseline, service, baseline,
+service, ...) so the machine's noise falls on both alike, and each figure is the median over its rounds.
+
+Service clients play 3-seat 12 Gangsters games: create a game (not timed, and its time is left out of the
+client's window), then round r every seat plays gangster r, which is always legal (every seat holds 1..12).
+Baseline clients send the same bodies and headers to a fresh game id every 36 moves, with `If-Match` set to
+the version they were last answered. A move counts when answered 200; anything else, or a broken
+connection, is an error, and that game is abandoned.
+
+    .venv/bin/python -m benchmarks.http_load --clients 8 --duration 10 --rounds 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import multiprocessing
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import redis
+
+from benchmarks.common import (
+    BASELINE_APP,
+    RATE_LIMIT,
+    Gunicorn,
+    env_float,
+    env_int,
+    free_port,
+    machine,
+    median,
+    own_redis,
+    percentile,
+    ratio,
+    say_command,
+    service_config,
+)
+
+SEATS = 3
+ROUNDS = 12
+MAX_ERRORS_KEPT = 3
+
+
+@dataclass
+class ClientResult:
+    moves: int = 0
+    errors: int = 0
+    first_errors: list[str] = field(default_factory=list)
+    latencies: list[float] = field(default_factory=list)
+    window_s: float = 0.0
+    creating_s: float = 0.0
+    """Time spent creating games: left out of the client's window, as creates are not moves."""
+
+    def error(self, what: str) -> None:
+        self.errors += 1
+        if len(self.first_errors) < MAX_ERRORS_KEPT:
+            self.first_errors.append(what[:300])
+
+
+class Connection:
+    """One keep-alive HTTP connection; a broken one is replaced on the next request (the break is an error)."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.conn: http.client.HTTPConnection | None = None
+
+    def request(self, method: str, path: str, body: bytes, headers: dict[str, str]) -> tuple[int, bytes]:
+        if self.conn is None:
+            self.conn = http.client.HTTPConnection(self.host, self.port, timeout=30)
+        try:
+            self.conn.request(method, path, body, headers)
+            answer = self.conn.getresponse()
+            data = answer.read()
+        except (http.client.HTTPException, OSError) as error:
+            self.close()
+            return 0, f"{type(error).__name__}: {error}".encode()
+        if answer.will_close:
+            self.close()
+        return answer.status, data
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+
+def move_body(card: int) -> bytes:
+    return json.dumps({"type": "play", "card": card}).encode()
+
+
+def play_service(conn: Connection, result: ClientResult, end: float) -> None:
+    """Create one 3-seat 12 Gangsters game and play it, until it ends or the window closes."""
+    started = time.perf_counter()
+    create = {"ruleset": "twelve-gangsters", "seats": [{"name": f"P{i}"} for i in range(SEATS)]}
+    status, data = conn.request("POST", "/v1/games", json.dumps(create).encode(), {"Content-Type": "application/json"})
+    result.creating_s += time.perf_counter() - started
+    if status != 201:
+        result.error(f"create: {status} {data[:200]!r}")
+        return
+    game = json.loads(data)
+    tokens = {t["seat"]: t["token"] for t in game["tokens"]}
+    path = f"/v1/games/{game['game_id']}/moves"
+    for card in range(1, ROUNDS + 1):
+        for seat in range(SEATS):
+            if time.perf_counter() >= end:
+                return
+            headers = {"Content-Type": "application/json", "Authorization": f"Bearer {tokens[seat]}"}
+            started = time.perf_counter()
+            status, data = conn.request("POST", path, move_body(card), headers)
+            elapsed = time.perf_counter() - started
+            if status != 200:
+                result.error(f"move: {status} {data[:200]!r}")
+                return
+            result.moves += 1
+            result.latencies.append(elapsed)
+
+
+def play_baseline(conn: Connection, result: ClientResult, end: float) -> None:
+    """The same 36 move bodies with the same kind of headers, to a fresh game id, `If-Match` the last version."""
+    path = f"/v1/games/{secrets.token_hex(8)}/moves"
+    token = secrets.token_urlsafe(32)
+    version = 0
+    for card in range(1, ROUNDS + 1):
+        for _ in range(SEATS):
+            if time.perf_counter() >= end:
+                return
+            headers = {"Content-Type": "application/json", "Authorization": f"Bearer {token}", "If-Match": str(version)}
+            started = time.perf_counter()
+            status, data = conn.request("POST", path, move_body(card), headers)
+            elapsed = time.perf_counter() - started
+            if status != 200:
+                result.error(f"move: {status} {data[:200]!r}")
+                return
+            version = json.loads(data)["version"]
+            result.moves += 1
+            result.latencies.append(elapsed)
+
+
+PLAYERS: dict[str, Callable[[Connection, ClientResult, float], None]] = {
+    "service": play_service,
+    "baseline": play_baseline,
+}
+
+
+def run_client(kind: str, host: str, port: int, start_at: float, duration_s: float) -> ClientResult:
+    """One client: wait for the common start, then play `kind` games for `duration_s` seconds."""
+    conn = Connection(host, port)
+    result = ClientResult()
+    play = PLAYERS[kind]
+    time.sleep(max(0.0, start_at - time.time()))
+    started = time.perf_counter()
+    end = started + duration_s
+    while time.perf_counter() < end:
+        play(conn, result, end)
+    result.window_s = time.perf_counter() - started
+    conn.close()
+    return result
+
+
+def _client_process(queue: Any, *args: Any) -> None:
+    queue.put(run_client(*args))
+
+
+@dataclass
+class RoundResult:
+    target: str
+    clients: list[ClientResult]
+
+    @property
+    def moves(self) -> int:
+        return sum(c.moves for c in self.clients)
+
+    @property
+    def errors(self) -> int:
+        return sum(c.errors for c in self.clients)
+
+    @property
+    def rate(self) -> float:
+        """Moves per second, every client's moves over its window less its time creating games."""
+        return sum(c.moves / max(c.window_s - c.creating_s, 1e-9) for c in self.clients)
+
+    def latency_ms(self, q: float) -> float:
+        return 1000 * percentile([s for c in self.clients for s in c.latencies], q)
+
+    @property
+    def first_errors(self) -> list[str]:
+        return [e for c in self.clients for e in c.first_errors]
+
+
+def drive(kind: str, url_port: int, clients: int, duration_s: float) -> RoundResult:
+    """Run `clients` client processes against one target for `duration_s` seconds, all starting together."""
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    start_at = time.time() + 0.5  # time to fork and connect
+    processes = [
+        context.Process(target=_client_process, args=(queue, kind, "127.0.0.1", url_port, start_at, duration_s))
+        for _ in range(clients)
+    ]
+    for process in processes:
+        process.start()
+    results = [queue.get(timeout=duration_s + 120) for _ in processes]
+    for process in processes:
+        process.join(timeout=30)
+    return RoundResult(kind, results)
+
+
+def describe(result: RoundResult) -> str:
+    return (
+        f"{result.target:<9} {result.rate:>9.0f} {result.latency_ms(50):>8.2f} {result.latency_ms(99):>8.2f}"
+        f" {result.errors:>7} {result.moves:>8}"
+    )
+
+
+HEADER = f"{'target':<9} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7} {'moves':>8}"
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.http_load", description=__doc__.split("\n")[0])
+    parser.add_argument("--clients", type=int, default=env_int("BENCH_HTTP_CLIENTS", 8))
+    parser.add_argument("--duration", type=float, default=env_float("BENCH_HTTP_DURATION", 10), help="seconds")
+    parser.add_argument("--rounds", type=int, default=env_int("BENCH_HTTP_ROUNDS", 3), help="rounds per target")
+    parser.add_argument("--warmup", type=float, default=env_float("BENCH_HTTP_WARMUP", 2), help="seconds each")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers for each target")
+    args = parser.parse_args(argv)
+    print("== HTTP side by side: the service against the bare baseline, the same load, alternating", flush=True)
+    say_command(
+        "benchmarks.http_load",
+        ["--clients", str(args.clients), "--duration", f"{args.duration:g}", "--rounds", str(args.rounds)],
+    )
+    with own_redis("always") as server:
+        print(machine(redis.Redis.from_url(server.url)))
+        print(
+            f"Redis appendfsync always (the service's default: a move is acknowledged once on disk); "
+            f"{args.clients} client processes, one keep-alive connection each, {args.duration:g} s per round, "
+            f"gunicorn {args.workers} gevent workers per target (service.cli.gunicorn_args); "
+            f"SYNDICATE_RATE_LIMIT={RATE_LIMIT!r}",
+            flush=True,
+        )
+        service = Gunicorn(service_config(server.url, free_port(), args.workers))
+        baseline = Gunicorn(service_config(server.url, free_port(), args.workers), app=BASELINE_APP)
+        print(f"service:  gunicorn {' '.join(service.args)}")
+        print(f"baseline: gunicorn {' '.join(baseline.args)}")
+        with service, baseline:
+            ports = {"service": service.config.port, "baseline": baseline.config.port}
+            if args.warmup > 0:
+                for kind in ("baseline", "service"):
+                    drive(kind, ports[kind], args.clients, args.warmup)
+            rounds: dict[str, list[RoundResult]] = {"baseline": [], "service": []}
+            print(f"{'round':<6} {HEADER}")
+            for number in range(1, args.rounds + 1):
+                for kind in ("baseline", "service"):
+                    result = drive(kind, ports[kind], args.clients, args.duration)
+                    rounds[kind].append(result)
+                    print(f"{number:<6} {describe(result)}", flush=True)
+    summary = {kind: summarise(results) for kind, results in rounds.items()}
+    print(f"median of {args.rounds} rounds each:")
+    print(HEADER)
+    for kind in ("baseline", "service"):
+        s = summary[kind]
+        print(f"{kind:<9} {s['rate']:>9.0f} {s['p50']:>8.2f} {s['p99']:>8.2f} {s['errors']:>7} {s['moves']:>8}")
+    b, s = summary["baseline"], summary["service"]
+    print(
+        f"service/baseline: throughput {ratio(s['rate'], b['rate'])}, p50 {ratio(s['p50'], b['p50'])}, "
+        f"p99 {ratio(s['p99'], b['p99'])}"
+    )
+    for kind, results in rounds.items():
+        errors = [e for r in results for e in r.first_errors]
+        if errors:
+            print(f"{kind}: {sum(r.errors for r in results)} errors; the first: " + " | ".join(errors[:5]))
+    return summary
+
+
+def summarise(results: list[RoundResult]) -> dict[str, Any]:
+    return {
+        "rate": median([r.rate for r in results]),
+        "p50": median([r.latency_ms(50) for r in results]),
+        "p99": median([r.latency_ms(99) for r in results]),
+        "errors": sum(r.errors for r in results),
+        "moves": sum(r.moves for r in results),
+    }
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,105 @@
+"""The benchmark harness measures what it says: the baseline answers like a move path, the load generator
+counts moves and errors, games play to their end from the public views. Real Redis, no timing asserted."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+import redis
+from werkzeug.serving import make_server
+
+from benchmarks import baseline, http_load
+from benchmarks.inprocess import UseCases
+from benchmarks.play import play
+from benchmarks.roundtrips import counting
+from benchmarks.storage import game_keys, key_kind
+from service.redis_server import RedisServer, free_port
+
+
+def test_the_baseline_appends_with_a_version_check(redis_server: RedisServer, redis_client: redis.Redis) -> None:
+    http = baseline.create_app(redis_server.url).test_client()
+    auth = {"Authorization": "Bearer x"}
+
+    first = http.post("/v1/games/g1/moves", json={"type": "play", "card": 1}, headers={**auth, "If-Match": "0"})
+    second = http.post("/v1/games/g1/moves", json={"type": "play", "card": 2}, headers=auth)
+    stale = http.post("/v1/games/g1/moves", json={"type": "play", "card": 3}, headers={"If-Match": '"1"'})
+    malformed = http.post("/v1/games/g1/moves", data=b"{", content_type="application/json")
+
+    assert (first.status_code, first.json) == (200, {"version": 1})
+    assert (second.status_code, second.json) == (200, {"version": 2})
+    assert (stale.status_code, stale.json["version"]) == (412, 2)
+    assert malformed.status_code == 400
+    assert redis_client.xlen(baseline.stream_key("g1")) == 2
+
+
+@pytest.fixture
+def served_baseline(redis_server: RedisServer, redis_client: redis.Redis) -> Iterator[int]:
+    """The baseline app on a port of its own (werkzeug, in a thread), for the load generator to drive."""
+    port = free_port()
+    server = make_server("127.0.0.1", port, baseline.create_app(redis_server.url), threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield port
+    server.shutdown()
+    thread.join(timeout=10)
+
+
+def test_the_load_generator_counts_moves_answered_200(served_baseline: int) -> None:
+    result = http_load.run_client("baseline", "127.0.0.1", served_baseline, time.time(), 0.3)
+
+    assert result.moves > 0
+    assert result.errors == 0
+    assert len(result.latencies) == result.moves
+
+
+def test_the_load_generator_counts_every_other_answer_as_an_error(served_baseline: int) -> None:
+    # The baseline has no POST /v1/games: a service client's every create is refused.
+    result = http_load.run_client("service", "127.0.0.1", served_baseline, time.time(), 0.2)
+
+    assert result.moves == 0
+    assert result.errors > 0
+    assert result.first_errors[0].startswith("create: 404")
+    assert len(result.first_errors) <= http_load.MAX_ERRORS_KEPT
+
+
+def test_a_broken_connection_is_an_error() -> None:
+    conn = http_load.Connection("127.0.0.1", free_port())  # nobody listens there
+
+    status, detail = conn.request("POST", "/v1/games/x/moves", b"{}", {})
+
+    assert status == 0
+    assert b"ConnectionRefusedError" in detail
+
+
+def test_games_play_to_their_end_from_the_public_views(redis_server: RedisServer, redis_client: redis.Redis) -> None:
+    service = UseCases(redis_server.url)
+    moves: list[int] = []
+
+    played = play(service, "twelve-gangsters", 3, random.Random(1), on_move=lambda v, *_: moves.append(v))
+    service.tally([played.game_id])
+
+    assert played.status == "finished"
+    assert played.moves == 36 == len(moves)
+    assert service.look(played.game_id)["version"] == played.version + 1  # the tally
+    assert {"events", "snapshot", "tokens", "views", "result", "lobby"} <= set(game_keys(redis_client, played.game_id))
+    assert service.rebuild() == 1
+
+
+def test_a_key_is_named_by_its_part_after_the_games_hash_tag() -> None:
+    assert key_kind("syndicate:game:{abc}:events", "abc") == "events"
+    assert key_kind("syndicate:game:{abc}:idempotency:k:1", "abc") == "idempotency"
+    assert key_kind("syndicate:{lobby}:game:abc", "abc") == "lobby"
+
+
+def test_round_trips_are_counted_once_per_request_or_pipeline(redis_client: redis.Redis) -> None:
+    with counting() as trips:
+        redis_client.ping()
+        pipe = redis_client.pipeline(transaction=False)
+        pipe.set("a", 1).get("a").delete("a")
+        pipe.execute()
+
+    assert trips[0] == 2
