@@ -4,7 +4,7 @@ Every in-process benchmark talks to a `Service` with four verbs that mirror the 
 shapes (`create`, `look`, `move`, and `tally`, which the worker's job does), plus the few internals measured
 as such (`rebuild`, `load_snapshot`, `replay_log`). Two backends:
 
-- `UseCases` (the default): `service.games.Games` over the real EventStore and Projections, the move path
+- `UseCases` (the default): `service.use_cases` over the real event store and projections, the move path
   without Flask. This is what a redesign of the move path will change; adapt it here, and only here.
 - `Wsgi`: the real app (`service.wsgi:app`) through Flask's test client, the whole HTTP request path in
   process. It uses nothing but the public API, so it keeps working whatever changes inside; pick it with
@@ -13,6 +13,7 @@ as such (`rebuild`, `load_snapshot`, `replay_log`). Two backends:
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import os
 import subprocess
@@ -20,6 +21,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+import msgspec
 import redis
 
 from benchmarks.common import RATE_LIMIT
@@ -55,62 +57,65 @@ class Service(Protocol):
 
 
 class UseCases:
-    """The use cases of `service.games` on the real store and projections; no scheduler (no RQ jobs)."""
+    """The use cases of `service.use_cases` on the real store and projections; no scheduler (no RQ jobs)."""
 
-    name = "use cases (service.games.Games, no scheduler: no RQ jobs)"
-    rebuild_via = "in process: Projections(client).rebuild(EventStore(client))"
+    name = "use cases (service.use_cases, no scheduler: no RQ jobs)"
+    rebuild_via = "in process: bootstrap(client=...).projections.rebuild()"
 
     def __init__(self, redis_url: str) -> None:
-        from events.store import EventStore
-        from projections import Projections
-        from service.games import Games
+        from service.bootstrap import bootstrap
         from service.house import House
 
         self.client = redis.Redis.from_url(redis_url)
-        self.games = Games(EventStore(self.client), Projections(self.client))
-        self.house = House(self.games, None)  # type: ignore[arg-type]  # tally needs no scheduler
+        everything = bootstrap(client=self.client)
+        assert everything.projections is not None
+        # The lobby and leaderboard are kept, as in the service; no job is queued.
+        self.services = dataclasses.replace(everything, after_save=(everything.projections.after_save,))
+        self.house = House(self.services)
 
     def create(
         self, ruleset: str, seats: list[dict[str, Any]], options: dict[str, Any] | None = None, seed: int | None = None
     ) -> Created:
+        from service import use_cases
+
         try:
-            game, handed = self.games.create(ruleset, seats, options or {}, seed)
+            saved, handed = use_cases.create_game(self.services, ruleset, seats, options or {}, seed)
         except Exception as error:
             raise Refused(repr(error)) from error
-        return Created(game.table.game_id, handed, self.games.view(game, None))
+        return Created(saved.game.game_id, handed, msgspec.json.decode(saved.views["spectator"]))
 
     def look(self, game_id: str, token: str | None = None) -> dict[str, Any]:
-        game = self.games.load(game_id)
-        return self.games.view(game, self.games.seat_of(game, token))
+        from service import queries
+
+        return msgspec.json.decode(queries.view(self.services, game_id, token))  # type: ignore[no-any-return]
 
     def move(self, game_id: str, token: str, body: dict[str, Any]) -> dict[str, Any]:
-        from service.games import Caller
+        from service import use_cases
 
         try:
-            return self.games.move(game_id, Caller(token=token), body)
+            answer = use_cases.make_move(self.services, game_id, use_cases.Caller(token=token), body)
         except Exception as error:
             raise Refused(repr(error)) from error
+        return msgspec.json.decode(answer)  # type: ignore[no-any-return]
 
     def tally(self, game_ids: list[str]) -> None:
         for game_id in game_ids:
             self.house.tally(game_id)
 
     def rebuild(self) -> int:
-        """`syndicate projections rebuild`, in process: drop every read model, replay every stream."""
-        from events.store import EventStore
-        from projections import Projections
-
-        return Projections(self.client).rebuild(EventStore(self.client))
+        """`syndicate projections rebuild`, in process: drop every read model, replay every log."""
+        assert self.services.projections is not None
+        return self.services.projections.rebuild()
 
     def load_snapshot(self, game_id: str) -> None:
         """Load a game the way a move does: its snapshot and the events after it."""
-        self.games.load(game_id)
+        self.services.repository.get(game_id)
 
     def replay_log(self, game_id: str) -> None:
         """Fold a game's whole log through its rules, as if it had no snapshot."""
-        from projections.replay import fold, ruleset_of
+        from events.repository import fold, ruleset_of
 
-        envelopes = self.games.store.read(game_id)
+        envelopes = self.services.repository.log(game_id)
         fold(ruleset_of(envelopes[0]), None, envelopes)
 
 
