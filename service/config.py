@@ -34,6 +34,13 @@ class Config:
     )
     """Origins whose pages may call the API from a browser, comma-separated (`*` for any); none by default."""
 
+    @property
+    def rate_limit_storage(self) -> str:
+        """Where the rate limit counts: the same Redis (the `limits` library's URL)."""
+        if not self.redis_url:
+            raise RuntimeError("REDIS_URL is not set")
+        return self.redis_url
+
     def redis(self) -> redis.Redis:
         """A client for the configured Redis; every live feed holds one connection while it waits."""
         if not self.redis_url:

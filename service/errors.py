@@ -8,9 +8,10 @@ class ProblemError(Exception):
     code = "internal_error"
     title = "Internal error"
 
-    def __init__(self, detail: str, code: str | None = None) -> None:
+    def __init__(self, detail: str, code: str | None = None, headers: dict[str, str] | None = None) -> None:
         super().__init__(detail)
         self.detail = detail
+        self.headers = headers or {}
         if code:
             self.code = code
 
@@ -49,3 +50,7 @@ class MalformedJSONError(ProblemError):
 
 class UnsupportedMediaTypeError(ProblemError):
     status, code, title = 415, "unsupported_media_type", "The request body is not JSON"
+
+
+class RateLimitedError(ProblemError):
+    status, code, title = 429, "rate_limited", "Too many requests"

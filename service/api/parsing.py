@@ -40,7 +40,8 @@ def strict_loads(data: str | bytes) -> Any:
         # msgspec refuses invalid UTF-8 and lone surrogates, and stops at its own depth limit.
         detail = "it nests too deeply" if isinstance(error, RecursionError) else str(error)
         raise MalformedJSONError(f"the request body is not valid JSON: {detail}") from None
-    if not nests_within(value, MAX_DEPTH):
+    opened = data.count(b"[" if isinstance(data, bytes) else "[") + data.count(b"{" if isinstance(data, bytes) else "{")
+    if opened > MAX_DEPTH and not nests_within(value, MAX_DEPTH):  # fewer brackets cannot nest deeper
         raise MalformedJSONError(f"the request body nests deeper than {MAX_DEPTH} levels")
     return value
 
@@ -86,6 +87,10 @@ class Blueprint(flask_smorest.Blueprint):
     """flask-smorest's Blueprint, with our body parser."""
 
     ARGUMENTS_PARSER = BodyParser()
+
+    def arguments(self, schema: Any, *args: Any, **kwargs: Any) -> Any:
+        """As flask-smorest's, but a schema given as a class is made once, not once per request (webargs)."""
+        return super().arguments(schema() if isinstance(schema, type) else schema, *args, **kwargs)
 
 
 def require_json_body() -> None:

@@ -81,7 +81,9 @@ class ProblemApi(Api):
 
     @staticmethod
     def handle_problem(error: ProblemError) -> Response:
-        return problem(error.status, error.code, error.title, error.detail)
+        response = problem(error.status, error.code, error.title, error.detail)
+        response.headers.update(error.headers)
+        return response
 
     @staticmethod
     def handle_illegal_move(error: IllegalMoveError) -> Response:
