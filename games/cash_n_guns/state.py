@@ -8,7 +8,7 @@ from typing import Any
 
 import msgspec
 
-from games.base import Event
+from games.base import Event, dispatcher
 from games.cash_n_guns import events as ev
 from games.cash_n_guns.loot import CLIP_BANGS, KIT_HEALS, kind
 
@@ -239,10 +239,5 @@ EVOLVERS: dict[type[Event], Callable[[State, Any], State]] = {
 }
 """How each fact changes the state, by event type."""
 
-
-def evolve(state: State, event: Event) -> State:
-    """The state after one fact."""
-    evolver = EVOLVERS.get(type(event))
-    if evolver is None:
-        raise ValueError(f"not a Ca$h 'n Guns event: {event.type}")
-    return evolver(state, event)
+evolve = dispatcher(EVOLVERS, "Ca$h 'n Guns")
+"""The state after one fact."""

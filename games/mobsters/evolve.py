@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from games.base import Event
+from games.base import Event, dispatcher
 from games.mobsters import events as ev
 from games.mobsters.state import (
     ABSENT_FROM,
@@ -154,10 +154,5 @@ EVOLVERS: dict[type[Event], Callable[[State, Any], State]] = {
 }
 """How each fact changes the state, by event type."""
 
-
-def evolve(state: State, event: Event) -> State:
-    """The state after one fact."""
-    evolver = EVOLVERS.get(type(event))
-    if evolver is None:
-        raise ValueError(f"not a Mobsters event: {event.type}")
-    return evolver(state, event)
+evolve = dispatcher(EVOLVERS, "Mobsters")
+"""The state after one fact."""

@@ -1,14 +1,15 @@
 """Which moves a seat may make now: the one place legality lives.
 
 `problem` finds what is wrong with a move; `check` (used by `decide`) raises it, and `legal_moves` keeps
-the candidate moves in which it finds nothing, so the API, `decide` and the bots never disagree.
+the candidate moves in which it finds nothing (both made by games/base.py's `refuse_if` and `legal`), so the
+API, `decide` and the bots never disagree.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from games.base import IllegalMoveError, Move
+from games.base import Move, legal, refuse_if
 from games.mobsters import moves as mv
 from games.mobsters.cards import Kind
 from games.mobsters.checks import CHECKS, Problem, reassign_problem
@@ -74,11 +75,8 @@ def problem(state: State, seat: int, move: Move) -> Problem | None:
     return _turn_problem(state, seat, move)
 
 
-def check(state: State, seat: int, move: Move) -> None:
-    """Raise IllegalMoveError unless the seat may make this move now."""
-    found = problem(state, seat, move)
-    if found is not None:
-        raise IllegalMoveError(*found)
+check = refuse_if(problem)
+"""Raise IllegalMoveError unless the seat may make this move now."""
 
 
 # --- every legal move --------------------------------------------------------------------------------------------
@@ -173,6 +171,5 @@ def _candidates(state: State, seat: int) -> list[Move]:
     return [*PHASE_MOVES[state.phase](state, seat), *ending]
 
 
-def legal_moves(state: State, seat: int) -> list[Move]:
-    """Every move the seat may make now, each ready to send."""
-    return [move for move in _candidates(state, seat) if problem(state, seat, move) is None]
+legal_moves = legal(_candidates, problem)
+"""Every move the seat may make now, each ready to send."""
