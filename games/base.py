@@ -54,7 +54,7 @@ class Event(msgspec.Struct, frozen=True, kw_only=True):
 def redacted(event: Event, viewer: Viewer, secrets: Mapping[type[Event], str]) -> dict[str, Any]:
     """An event's payload as a viewer may see it: the field `secrets` names for its type is seen only by
     the event's own seat (none, for an event without a seat) and by EVERYONE."""
-    payload = msgspec.to_builtins(event)
+    payload: dict[str, Any] = msgspec.to_builtins(event)
     secret = secrets.get(type(event))
     if secret is not None and viewer != EVERYONE and viewer != payload.get("seat"):
         del payload[secret]

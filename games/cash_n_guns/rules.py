@@ -167,14 +167,15 @@ DECISIONS = ("load", "aim", "privilege", "retarget", "courage", "take")
 
 def awaiting(state: State) -> dict[int, str]:
     """The seats the game waits on, and the decision each owes."""
-    waiting = {
+    owed: dict[Phase, list[int | None]] = {
         Phase.LOAD: [s for s in living(state) if state.gangsters[s].loaded is None],
         Phase.AIM: [s for s in living(state) if not state.gangsters[s].aimed],
         Phase.PRIVILEGE: [state.godfather],
         Phase.RETARGET: [state.ordered],
         Phase.COURAGE: [s for s in living(state) if state.gangsters[s].stand is None],
         Phase.SHARING: [state.sharer],
-    }.get(state.phase, [])
+    }
+    waiting = owed.get(state.phase, [])
     decision = {Phase.PRIVILEGE: "privilege", Phase.RETARGET: "retarget", Phase.SHARING: "take"}
     name = decision.get(state.phase, str(state.phase))
     return {s: name for s in waiting if s is not None}

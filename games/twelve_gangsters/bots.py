@@ -37,7 +37,7 @@ LEAD_TIE_BREAK = 0.001
 
 def smart_bot(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """The legal move that does best by the estimates above; from the seat's view and `rng` only."""
-    legal = view["you"]["legal_moves"]
+    legal: list[dict[str, Any]] = view["you"]["legal_moves"]
     if len(legal) <= 1:
         return legal[0]
     seen = Seen(view)

@@ -36,9 +36,10 @@ def decide(state: State, seat: int, move: Move, rng: random.Random) -> list[Even
     plays[seat] = move.card
     if any(card is None for card in plays):
         return [played]
-    events: list[Event] = [played, reveal(state, [card for card in plays if card is not None])]
+    revealed = reveal(state, [card for card in plays if card is not None])
+    events: list[Event] = [played, revealed]
     if state.round < state.rounds:
-        events.append(BossPassed(seat=(state.boss + 1) % state.seats))
+        events.append(BossPassed(seat=(revealed.boss + 1) % state.seats))
     return events
 
 
