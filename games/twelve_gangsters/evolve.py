@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -11,8 +11,11 @@ from games.base import Event, dispatcher
 from games.twelve_gangsters.events import BossChosen, BossPassed, GangsterPlayed, RoundRevealed
 from games.twelve_gangsters.state import State
 
+T = TypeVar("T")
 
-def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+
+def _set(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    """The values with the one at `index` replaced."""
     return (*values[:index], value, *values[index + 1 :])
 
 
