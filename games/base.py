@@ -3,6 +3,10 @@
 A game is a decider. `start` and `decide` turn a state and a command into events (or raise
 `IllegalMoveError`); `evolve` folds one event into the state. Randomness comes in as a seeded
 `random.Random` argument and leaves as a fact inside an event, so replaying events never re-rolls.
+
+What every game would otherwise write again lives here: `refuse_if` and `legal` make a game's `check` and
+`legal_moves` from its one `problem` function, `dispatcher` makes its `evolve` from its table of evolvers,
+and `Ruleset.parse_move` reads a move body for every caller.
 """
 
 from __future__ import annotations
