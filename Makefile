@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run worker test lint format spec bench bench-http clean
+.PHONY: install run worker test lint typecheck format spec bench bench-http clean
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PY) -m venv $(VENV)
@@ -17,13 +17,17 @@ install: $(STAMP)
 run: install
 	$(BIN)/syndicate run
 
-## Lint, check formatting, check the committed OpenAPI document, run every test against a real Redis.
-test: install lint
+## Lint, check formatting, type-check games/, check the committed OpenAPI document, run every test against a real Redis.
+test: install lint typecheck
 	$(BIN)/pytest
 
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+
+## Type-check the rules strictly (the [tool.mypy] settings in pyproject.toml).
+typecheck: install
+	$(BIN)/mypy games
 
 format: install
 	$(BIN)/ruff check --fix .
@@ -42,4 +46,4 @@ bench-http: install
 	$(BIN)/python -m benchmarks.http_load
 
 clean:
-	rm -rf $(VENV) var .pytest_cache .ruff_cache
+	rm -rf $(VENV) var .pytest_cache .ruff_cache .mypy_cache

@@ -3,16 +3,23 @@
 A game is a decider. `start` and `decide` turn a state and a command into events (or raise
 `IllegalMoveError`); `evolve` folds one event into the state. Randomness comes in as a seeded
 `random.Random` argument and leaves as a fact inside an event, so replaying events never re-rolls.
+
+What every game would otherwise write again lives here: `refuse_if` and `legal` make a game's `check` and
+`legal_moves` from its one `problem` function, `dispatcher` makes its `evolve` from its table of evolvers,
+and `Ruleset.parse_move` reads a move body for every caller.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 import msgspec
+
+S = TypeVar("S")
+"""A game's own state type."""
 
 SPECTATOR: Literal["spectator"] = "spectator"
 EVERYONE: Literal["everyone"] = "everyone"
@@ -51,7 +58,7 @@ class Event(msgspec.Struct, frozen=True, kw_only=True):
 def redacted(event: Event, viewer: Viewer, secrets: Mapping[type[Event], str]) -> dict[str, Any]:
     """An event's payload as a viewer may see it: the field `secrets` names for its type is seen only by
     the event's own seat (none, for an event without a seat) and by EVERYONE."""
-    payload = msgspec.to_builtins(event)
+    payload: dict[str, Any] = msgspec.to_builtins(event)
     secret = secrets.get(type(event))
     if secret is not None and viewer != EVERYONE and viewer != payload.get("seat"):
         del payload[secret]
@@ -60,6 +67,56 @@ def redacted(event: Event, viewer: Viewer, secrets: Mapping[type[Event], str]) -
 
 class Move(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
     """A command a seat sends, e.g. `{"type": "play", "card": 7}`. Subclasses set `tag`."""
+
+
+# --- what every game's legality and `evolve` are made of --------------------------------------------------------
+
+Problem = tuple[str, str]
+"""What the rules find wrong with a move: the (code, detail) of the IllegalMoveError it is refused with."""
+
+
+def refuse_if(problem: Callable[[S, int, Move], Problem | None]) -> Callable[[S, int, Move], None]:
+    """A game's `check`, which `decide` asks first: raise IllegalMoveError with what `problem` finds wrong.
+
+    With `legal`, it keeps a game's legality in one function: `decide` refuses exactly the moves that
+    `legal_moves` (the API's list, the bots' choice) leaves out."""
+
+    def check(state: S, seat: int, move: Move) -> None:
+        found = problem(state, seat, move)
+        if found is not None:
+            raise IllegalMoveError(*found)
+
+    return check
+
+
+def legal(
+    candidates: Callable[[S, int], Iterable[Move]], problem: Callable[[S, int, Move], Problem | None]
+) -> Callable[[S, int], list[Move]]:
+    """A game's `legal_moves`: of the candidates (every move that might be legal for the seat now), those in
+    which `problem` finds nothing. A game lists candidates loosely and lets `problem` sort them, so no rule is
+    written twice."""
+
+    def legal_moves(state: S, seat: int) -> list[Move]:
+        return [move for move in candidates(state, seat) if problem(state, seat, move) is None]
+
+    return legal_moves
+
+
+def dispatcher(evolvers: Mapping[type[Event], Callable[[S, Any], S]], game: str) -> Callable[[S, Event], S]:
+    """A game's `evolve`: the state after one fact, by the function `evolvers` names for the event's type (one
+    small function per type, as the eventsourcing library's `singledispatch` mutate). An event of a type it does
+    not name is no fact of `game`: ValueError, never a silent no-op.
+
+    Each function takes the event of its own type, which a mapping keyed by type cannot tell a type checker:
+    hence `Any` for the event it is handed."""
+
+    def evolve(state: S, event: Event) -> S:
+        evolver = evolvers.get(type(event))
+        if evolver is None:
+            raise ValueError(f"not a {game} event: {event.type}")
+        return evolver(state, event)
+
+    return evolve
 
 
 @dataclass(frozen=True)
@@ -165,9 +222,6 @@ class Catalogue:
     cards: tuple[Mapping[str, Any], ...] = ()
     kinds: Mapping[str, str] = field(default_factory=dict)
     constants: Mapping[str, Constant] = field(default_factory=dict)
-
-
-S = TypeVar("S")
 
 
 @dataclass(frozen=True)

@@ -276,6 +276,7 @@ def evolve(ruleset: Ruleset[S], table: Table[S] | None, event: Event, at: str = 
         )
     if isinstance(event, GameTallied):
         return msgspec.structs.replace(table, tallied=True, version=version, status_since=version)
+    assert table.rules is not None, "a game's own events follow game_started"
     rules = ruleset.evolve(table.rules, event)
     status = Status.FINISHED if ruleset.is_over(rules) else table.status
     since = version if status is not table.status else table.status_since
@@ -312,14 +313,12 @@ def event_view(ruleset: Ruleset[Any], event: Event, viewer: Viewer) -> dict[str,
     """An event's payload as a viewer may see it: the seed stays secret until the game is over.
 
     The caller passes EVERYONE once the game is finished: then the whole log is public."""
-    if isinstance(event, GameCreated):
-        payload = msgspec.to_builtins(event)
-        if viewer != EVERYONE:
+    if isinstance(event, GameCreated | SeatJoined | GameStarted | GameTallied):
+        payload: dict[str, Any] = msgspec.to_builtins(event)
+        if isinstance(event, GameCreated) and viewer != EVERYONE:
             for secret in TABLE_SECRET_FIELDS[GameCreated]:
                 del payload[secret]
         return payload
-    if isinstance(event, SeatJoined | GameStarted | GameTallied):
-        return msgspec.to_builtins(event)
     return ruleset.event_view(event, viewer)
 
 

@@ -47,9 +47,11 @@ from games.base import Option, Ruleset
 from games.cash_n_guns import rules, views
 from games.cash_n_guns.bots import smart_bot
 from games.cash_n_guns.catalogue import CATALOGUE
-from games.cash_n_guns.events import EVENTS, MOVES
+from games.cash_n_guns.events import EVENTS
+from games.cash_n_guns.evolve import evolve
 from games.cash_n_guns.legality import legal_moves
-from games.cash_n_guns.state import State, evolve, initial_state
+from games.cash_n_guns.moves import MOVES
+from games.cash_n_guns.state import State, initial_state
 
 RULESET = Ruleset(
     id="cash-n-guns",

@@ -146,7 +146,7 @@ class Seen:
         """The part of the loot still to come I may expect to take: more than an even share at first, then
         more and more the part I took so far (every seat's loot count is public)."""
         prior = min(1.0, FAIR_SHARE / max(1, len(self.alive)))
-        taken = sum(self.seats[s]["loot_count"] for s in self.alive)
+        taken: int = sum(self.seats[s]["loot_count"] for s in self.alive)
         return (len(self.loot) + SHARE_PRIOR * prior) / (taken + SHARE_PRIOR)
 
     def future(self) -> float:
@@ -245,7 +245,8 @@ class Seen:
     # --- guns -------------------------------------------------------------------------------------------------
 
     def target_of(self, seat: int) -> int | None:
-        return self.seats[seat]["target"]
+        target: int | None = self.seats[seat]["target"]
+        return target
 
     def hit_value(self, target: int) -> float:
         """What a Bang! hitting `target` (standing) is worth to me: its share of the table, its wound, its death."""
@@ -361,7 +362,7 @@ class Seen:
             cost = values[best["loot"]] - min(values.values())  # no card less, but the others pick first
         else:
             cost = values[best["loot"]]
-        worth = TOKEN_WORTH + TOKEN_PER_WOUND * self.wounds
+        worth: float = TOKEN_WORTH + TOKEN_PER_WOUND * self.wounds
         if self.godfather == self.me:
             worth *= SITTING_GODFATHER  # I stay Godfather unless another seat takes it
         return token if worth > cost else best

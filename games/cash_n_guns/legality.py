@@ -1,25 +1,24 @@
 """Which moves a seat may make now: the one place legality lives.
 
 `problem` finds what is wrong with a move; `check` (used by `decide`) raises it, and `legal_moves` keeps
-the candidate moves in which it finds nothing, so the API, `decide` and the bots never disagree.
+the candidate moves in which it finds nothing (both made by games/base.py's `refuse_if` and `legal`), so the
+API, `decide` and the bots never disagree.
 """
 
 from __future__ import annotations
 
-from games.base import IllegalMoveError, Move
-from games.cash_n_guns import events as ev
+from games.base import Move, Problem, legal, refuse_if
+from games.cash_n_guns import moves as mv
 from games.cash_n_guns.state import Phase, State, alternative_targets
 
-Problem = tuple[str, str]
-
 PHASE_OF: dict[type[Move], tuple[Phase, str]] = {
-    ev.Load: (Phase.LOAD, "not_loading_phase"),
-    ev.Aim: (Phase.AIM, "not_aiming_phase"),
-    ev.OrderRetarget: (Phase.PRIVILEGE, "not_privilege_phase"),
-    ev.SkipPrivilege: (Phase.PRIVILEGE, "not_privilege_phase"),
-    ev.Retarget: (Phase.RETARGET, "not_retarget_phase"),
-    ev.Courage: (Phase.COURAGE, "not_courage_phase"),
-    ev.Take: (Phase.SHARING, "not_sharing_phase"),
+    mv.Load: (Phase.LOAD, "not_loading_phase"),
+    mv.Aim: (Phase.AIM, "not_aiming_phase"),
+    mv.OrderRetarget: (Phase.PRIVILEGE, "not_privilege_phase"),
+    mv.SkipPrivilege: (Phase.PRIVILEGE, "not_privilege_phase"),
+    mv.Retarget: (Phase.RETARGET, "not_retarget_phase"),
+    mv.Courage: (Phase.COURAGE, "not_courage_phase"),
+    mv.Take: (Phase.SHARING, "not_sharing_phase"),
 }
 
 
@@ -41,7 +40,7 @@ def _aim_problem(state: State, seat: int, target: int) -> Problem | None:
 def _privilege_problem(state: State, seat: int, move: Move) -> Problem | None:
     if seat != state.godfather:
         return "not_godfather", "only the Godfather has the privilege"
-    if not isinstance(move, ev.OrderRetarget):
+    if not isinstance(move, mv.OrderRetarget):
         return None
     if not 0 <= move.seat < state.seats:
         return "no_such_seat", f"there is no seat {move.seat}"
@@ -54,7 +53,7 @@ def _privilege_problem(state: State, seat: int, move: Move) -> Problem | None:
     return None
 
 
-def _retarget_problem(state: State, seat: int, move: ev.Retarget) -> Problem | None:
+def _retarget_problem(state: State, seat: int, move: mv.Retarget) -> Problem | None:
     if seat != state.ordered:
         return "not_ordered", "only the seat the Godfather ordered changes target"
     if move.target == state.gangsters[seat].target:
@@ -62,7 +61,7 @@ def _retarget_problem(state: State, seat: int, move: ev.Retarget) -> Problem | N
     return _aim_problem(state, seat, move.target)
 
 
-def _take_problem(state: State, seat: int, move: ev.Take) -> Problem | None:
+def _take_problem(state: State, seat: int, move: mv.Take) -> Problem | None:
     if seat != state.sharer:
         return "not_your_turn", f"seat {state.sharer} picks now"
     if (move.loot is None) == (not move.godfather_token):
@@ -78,23 +77,23 @@ def _move_problem(state: State, seat: int, move: Move) -> Problem | None:
     """What is wrong with a move of the right phase, by a living seat."""
     gangster = state.gangsters[seat]
     match move:
-        case ev.Load(card=card):
+        case mv.Load(card=card):
             if gangster.loaded is not None:
                 return "already_loaded", "you have already loaded a bullet card this turn"
             if (gangster.bangs if card == "bang" else gangster.clicks if card == "click" else 0) < 1:
                 return "no_such_card", f"you have no {card!r} card left"
-        case ev.Aim(target=target):
+        case mv.Aim(target=target):
             if gangster.aimed:
                 return "already_aimed", "you already hold someone up"
             return _aim_problem(state, seat, target)
-        case ev.OrderRetarget() | ev.SkipPrivilege():
+        case mv.OrderRetarget() | mv.SkipPrivilege():
             return _privilege_problem(state, seat, move)
-        case ev.Retarget():
+        case mv.Retarget():
             return _retarget_problem(state, seat, move)
-        case ev.Courage():
+        case mv.Courage():
             if gangster.stand is not None:
                 return "already_chose", "you have already chosen to stand or lie down"
-        case ev.Take():
+        case mv.Take():
             return _take_problem(state, seat, move)
     return None
 
@@ -111,27 +110,23 @@ def problem(state: State, seat: int, move: Move) -> Problem | None:
     return _move_problem(state, seat, move)
 
 
-def check(state: State, seat: int, move: Move) -> None:
-    """Raise IllegalMoveError unless the seat may make this move now."""
-    found = problem(state, seat, move)
-    if found is not None:
-        raise IllegalMoveError(*found)
+check = refuse_if(problem)
+"""Raise IllegalMoveError unless the seat may make this move now."""
 
 
 def _candidates(state: State, seat: int) -> list[Move]:
     """Every move that might be legal in this phase; `problem` sorts them."""
     seats = range(state.seats)
     by_phase: dict[Phase, list[Move]] = {
-        Phase.LOAD: [ev.Load(card="bang"), ev.Load(card="click")],
-        Phase.AIM: [ev.Aim(target=t) for t in seats],
-        Phase.PRIVILEGE: [*(ev.OrderRetarget(seat=s) for s in seats), ev.SkipPrivilege()],
-        Phase.RETARGET: [ev.Retarget(target=t) for t in seats],
-        Phase.COURAGE: [ev.Courage(stand=True), ev.Courage(stand=False)],
-        Phase.SHARING: [*(ev.Take(loot=c) for c in state.table_loot), ev.Take(godfather_token=True)],
+        Phase.LOAD: [mv.Load(card="bang"), mv.Load(card="click")],
+        Phase.AIM: [mv.Aim(target=t) for t in seats],
+        Phase.PRIVILEGE: [*(mv.OrderRetarget(seat=s) for s in seats), mv.SkipPrivilege()],
+        Phase.RETARGET: [mv.Retarget(target=t) for t in seats],
+        Phase.COURAGE: [mv.Courage(stand=True), mv.Courage(stand=False)],
+        Phase.SHARING: [*(mv.Take(loot=c) for c in state.table_loot), mv.Take(godfather_token=True)],
     }
     return by_phase.get(state.phase, [])
 
 
-def legal_moves(state: State, seat: int) -> list[Move]:
-    """Every move the seat may make now, each ready to send."""
-    return [move for move in _candidates(state, seat) if problem(state, seat, move) is None]
+legal_moves = legal(_candidates, problem)
+"""Every move the seat may make now, each ready to send."""

@@ -11,19 +11,11 @@ import random
 
 from games.base import Event, Move, Result
 from games.cash_n_guns import events as ev
+from games.cash_n_guns import moves as mv
+from games.cash_n_guns.evolve import evolve
 from games.cash_n_guns.legality import check
 from games.cash_n_guns.loot import DECK, deal, tally
-from games.cash_n_guns.state import (
-    BANG_WOUNDS,
-    DEAD_AT,
-    TURNS,
-    Phase,
-    State,
-    evolve,
-    living,
-    next_godfather,
-    orderable,
-)
+from games.cash_n_guns.state import BANG_WOUNDS, DEAD_AT, TURNS, Phase, State, living, next_godfather, orderable
 
 
 def start(state: State, rng: random.Random) -> list[Event]:
@@ -50,21 +42,21 @@ def decide(state: State, seat: int, move: Move, rng: random.Random) -> list[Even
 
 def _fact(state: State, seat: int, move: Move) -> Event:
     match move:
-        case ev.Load(card=card):
+        case mv.Load(card=card):
             return ev.BulletLoaded(seat=seat, card=card)
-        case ev.Aim(target=target):
+        case mv.Aim(target=target):
             return ev.Aimed(seat=seat, target=target)
-        case ev.OrderRetarget(seat=ordered):
+        case mv.OrderRetarget(seat=ordered):
             return ev.RetargetOrdered(godfather=seat, seat=ordered)
-        case ev.SkipPrivilege():
+        case mv.SkipPrivilege():
             return ev.PrivilegeSkipped(godfather=seat, automatic=False)
-        case ev.Retarget(target=target):
+        case mv.Retarget(target=target):
             previous = state.gangsters[seat].target
             assert previous is not None, "only an aiming seat is ordered"
             return ev.Retargeted(seat=seat, previous=previous, target=target)
-        case ev.Courage(stand=stand):
+        case mv.Courage(stand=stand):
             return ev.CourageChosen(seat=seat, stand=stand)
-        case ev.Take(loot=str(card)):
+        case mv.Take(loot=str(card)):
             return ev.LootTaken(seat=seat, card=card)
     return ev.TokenTaken(seat=seat)
 
@@ -175,14 +167,15 @@ DECISIONS = ("load", "aim", "privilege", "retarget", "courage", "take")
 
 def awaiting(state: State) -> dict[int, str]:
     """The seats the game waits on, and the decision each owes."""
-    waiting = {
+    owed: dict[Phase, list[int | None]] = {
         Phase.LOAD: [s for s in living(state) if state.gangsters[s].loaded is None],
         Phase.AIM: [s for s in living(state) if not state.gangsters[s].aimed],
         Phase.PRIVILEGE: [state.godfather],
         Phase.RETARGET: [state.ordered],
         Phase.COURAGE: [s for s in living(state) if state.gangsters[s].stand is None],
         Phase.SHARING: [state.sharer],
-    }.get(state.phase, [])
+    }
+    waiting = owed.get(state.phase, [])
     decision = {Phase.PRIVILEGE: "privilege", Phase.RETARGET: "retarget", Phase.SHARING: "take"}
     name = decision.get(state.phase, str(state.phase))
     return {s: name for s in waiting if s is not None}

@@ -424,7 +424,7 @@ def plan(seen: Seen, phases: tuple[str, ...], rng: random.Random) -> dict[str, t
 
 def smart_bot(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """The move the plan of the turn wants now; from the seat's view and `rng` only. Always a legal move."""
-    legal = view["you"]["legal_moves"]
+    legal: list[dict[str, Any]] = view["you"]["legal_moves"]
     if len(legal) == 1:
         return legal[0]
     types = {m["type"] for m in legal}

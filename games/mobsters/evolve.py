@@ -5,24 +5,74 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from games.base import Event
+import msgspec
+
+from games.base import Event, dispatcher
 from games.mobsters import events as ev
-from games.mobsters.state import (
-    ABSENT_FROM,
-    Deed,
-    Mobster,
-    Phase,
-    State,
-    acted,
-    added,
-    discarded,
-    drawn,
-    paid,
-    played,
-    replace,
-    with_boss,
-    without,
-)
+from games.mobsters.state import ABSENT_FROM, Deed, Mobster, Phase, State, located
+
+# --- small steps of `evolve` ------------------------------------------------------------------------------------
+
+replace = msgspec.structs.replace
+
+
+def with_boss(state: State, seat: int, **changes: Any) -> State:
+    """The state with one seat changed."""
+    bosses = list(state.bosses)
+    bosses[seat] = replace(bosses[seat], **changes)
+    return replace(state, bosses=tuple(bosses))
+
+
+def with_mobster(state: State, mobster: str, **changes: Any) -> State:
+    """The state with one mobster in play changed."""
+    where = located(state, mobster)
+    assert where is not None, f"{mobster} is not in play"
+    seat, _ = where
+    crew = tuple(replace(m, **changes) if m.card == mobster else m for m in state.bosses[seat].crew)
+    return with_boss(state, seat, crew=crew)
+
+
+def acted(state: State, mobster: str, action: str, **deed: Any) -> State:
+    """The mobster's action is gone for this turn, and everyone sees how."""
+    return with_mobster(state, mobster, deed=Deed(action=action, **deed))
+
+
+def paid(state: State, seat: int, amount: int) -> State:
+    """The seat receives `amount` from the bank (pays it, when negative). The bank never runs out."""
+    return with_boss(state, seat, money=state.bosses[seat].money + amount)
+
+
+def drawn(state: State, seat: int, cards: tuple[str, ...]) -> State:
+    """Cards move from the top of the deck to a hand."""
+    state = replace(state, deck=state.deck[len(cards) :])
+    return with_boss(state, seat, hand=(*state.bosses[seat].hand, *cards))
+
+
+def played(state: State, seat: int, *cards: str) -> State:
+    """Cards leave a hand (to the discard pile or onto the table: the caller puts them there)."""
+    return with_boss(state, seat, hand=tuple(c for c in state.bosses[seat].hand if c not in cards))
+
+
+def discarded(state: State, *cards: str) -> State:
+    """Cards go face up on top of the discard pile."""
+    return replace(state, discard=(*state.discard, *cards))
+
+
+def without(state: State, holder: str, card: str, field: str) -> State:
+    """An operation or a Law card leaves the mobster that holds it."""
+    where = located(state, holder)
+    assert where is not None, f"{holder} is not in play"
+    return with_mobster(state, holder, **{field: tuple(c for c in getattr(where[1], field) if c != card)})
+
+
+def added(state: State, holder: str, card: str, field: str) -> State:
+    """An operation is attached to a mobster, or a Law card placed on top of it."""
+    where = located(state, holder)
+    assert where is not None, f"{holder} is not in play"
+    return with_mobster(state, holder, **{field: (*getattr(where[1], field), card)})
+
+
+# --- one function per event type --------------------------------------------------------------------------------
 
 
 def _turn_started(state: State, event: ev.TurnStarted) -> State:
@@ -154,10 +204,5 @@ EVOLVERS: dict[type[Event], Callable[[State, Any], State]] = {
 }
 """How each fact changes the state, by event type."""
 
-
-def evolve(state: State, event: Event) -> State:
-    """The state after one fact."""
-    evolver = EVOLVERS.get(type(event))
-    if evolver is None:
-        raise ValueError(f"not a Mobsters event: {event.type}")
-    return evolver(state, event)
+evolve = dispatcher(EVOLVERS, "Mobsters")
+"""The state after one fact."""

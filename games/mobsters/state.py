@@ -1,4 +1,4 @@
-"""The state of a Mobsters game, the questions the rules ask of it, and the small steps `evolve` is made of."""
+"""The state of a Mobsters game, its setup, and the questions the rules ask of it (`evolve.py` changes it)."""
 
 from __future__ import annotations
 
@@ -165,64 +165,3 @@ def incomes(state: State, seat: int) -> tuple[Income, ...]:
 def next_seat(state: State) -> int:
     """Play goes clockwise: increasing seat numbers, wrapping around."""
     return (state.active + 1) % state.seats
-
-
-# --- small steps of `evolve` ------------------------------------------------------------------------------------
-
-replace = msgspec.structs.replace
-
-
-def with_boss(state: State, seat: int, **changes: Any) -> State:
-    """The state with one seat changed."""
-    bosses = list(state.bosses)
-    bosses[seat] = replace(bosses[seat], **changes)
-    return replace(state, bosses=tuple(bosses))
-
-
-def with_mobster(state: State, mobster: str, **changes: Any) -> State:
-    """The state with one mobster in play changed."""
-    where = located(state, mobster)
-    assert where is not None, f"{mobster} is not in play"
-    seat, _ = where
-    crew = tuple(replace(m, **changes) if m.card == mobster else m for m in state.bosses[seat].crew)
-    return with_boss(state, seat, crew=crew)
-
-
-def acted(state: State, mobster: str, action: str, **deed: Any) -> State:
-    """The mobster's action is gone for this turn, and everyone sees how."""
-    return with_mobster(state, mobster, deed=Deed(action=action, **deed))
-
-
-def paid(state: State, seat: int, amount: int) -> State:
-    """The seat receives `amount` from the bank (pays it, when negative). The bank never runs out."""
-    return with_boss(state, seat, money=state.bosses[seat].money + amount)
-
-
-def drawn(state: State, seat: int, cards: tuple[str, ...]) -> State:
-    """Cards move from the top of the deck to a hand."""
-    state = replace(state, deck=state.deck[len(cards) :])
-    return with_boss(state, seat, hand=(*state.bosses[seat].hand, *cards))
-
-
-def played(state: State, seat: int, *cards: str) -> State:
-    """Cards leave a hand (to the discard pile or onto the table: the caller puts them there)."""
-    return with_boss(state, seat, hand=tuple(c for c in state.bosses[seat].hand if c not in cards))
-
-
-def discarded(state: State, *cards: str) -> State:
-    """Cards go face up on top of the discard pile."""
-    return replace(state, discard=(*state.discard, *cards))
-
-
-def without(state: State, holder: str, card: str, field: str) -> State:
-    """An operation or a Law card leaves the mobster that holds it."""
-    where = located(state, holder)
-    assert where is not None, f"{holder} is not in play"
-    return with_mobster(state, holder, **{field: tuple(c for c in getattr(where[1], field) if c != card)})
-
-
-def added(state: State, holder: str, card: str, field: str) -> State:
-    """An operation is attached to a mobster, or a Law card placed on top of it."""
-    where = located(state, holder)
-    assert where is not None, f"{holder} is not in play"
-    return with_mobster(state, holder, **{field: (*getattr(where[1], field), card)})

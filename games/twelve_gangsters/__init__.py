@@ -10,34 +10,38 @@ number of successful heists, then shared. The first Boss is `options.first_boss`
 """
 
 from games.base import Option, Ruleset
-from games.twelve_gangsters import rules
+from games.twelve_gangsters import rules, views
 from games.twelve_gangsters.bots import smart_bot
 from games.twelve_gangsters.catalogue import CATALOGUE
-from games.twelve_gangsters.events import EVENTS, Play
+from games.twelve_gangsters.events import EVENTS
+from games.twelve_gangsters.evolve import evolve
+from games.twelve_gangsters.legality import legal_moves
+from games.twelve_gangsters.moves import MOVES
+from games.twelve_gangsters.state import MAX_SEATS, MIN_SEATS, State, initial_state
 
 RULESET = Ruleset(
     id="twelve-gangsters",
     name="12 Gangsters",
     description=__doc__ or "",
-    min_seats=rules.MIN_SEATS,
-    max_seats=rules.MAX_SEATS,
-    state_type=rules.State,
-    moves=(Play,),
+    min_seats=MIN_SEATS,
+    max_seats=MAX_SEATS,
+    state_type=State,
+    moves=MOVES,
     events=EVENTS,
-    initial_state=rules.initial_state,
+    initial_state=initial_state,
     start=rules.start,
     decide=rules.decide,
-    evolve=rules.evolve,
-    view=rules.view,
-    event_view=rules.event_view,
+    evolve=evolve,
+    view=views.view,
+    event_view=views.event_view,
     awaiting=rules.awaiting,
-    legal_moves=rules.legal_moves,
+    legal_moves=legal_moves,
     is_over=rules.is_over,
     result=rules.result,
     decisions=rules.DECISIONS,
-    state_view=rules.StateView,
-    you_view=rules.You,
-    secret_fields=rules.SECRET_FIELDS,
+    state_view=views.StateView,
+    you_view=views.You,
+    secret_fields=views.SECRET_FIELDS,
     bots={"smart": smart_bot},
     catalogue=CATALOGUE,
     options={

@@ -26,6 +26,8 @@ from typing import Any
 
 from games.twelve_gangsters import rules
 from games.twelve_gangsters.events import BossPassed
+from games.twelve_gangsters.evolve import evolve
+from games.twelve_gangsters.state import State
 
 SAMPLES = 48
 """Sampled choices of the opponents per decision, shared by every candidate card."""
@@ -35,7 +37,7 @@ LEAD_TIE_BREAK = 0.001
 
 def smart_bot(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """The legal move that does best by the estimates above; from the seat's view and `rng` only."""
-    legal = view["you"]["legal_moves"]
+    legal: list[dict[str, Any]] = view["you"]["legal_moves"]
     if len(legal) <= 1:
         return legal[0]
     seen = Seen(view)
@@ -65,7 +67,7 @@ class Seen:
             for s, seat in enumerate(public)
         ]
         self.scores: list[int] = [sum(seat["succeeded"]) for seat in public]
-        self.state = rules.State(
+        self.state = State(
             seats=self.n,
             rounds=rounds,
             first_boss=None,
@@ -153,9 +155,9 @@ class Seen:
         total = 0.0
         count = 0
         for plays in itertools.product(*choices):
-            state = rules.evolve(self.state, rules.reveal(self.state, list(plays)))
-            state = rules.evolve(state, BossPassed(seat=(self.boss + 1) % self.n))
-            state = rules.evolve(state, rules.reveal(state, [hand[0] for hand in state.hands]))
+            state = evolve(self.state, rules.reveal(self.state, list(plays)))
+            state = evolve(state, BossPassed(seat=(self.boss + 1) % self.n))
+            state = evolve(state, rules.reveal(state, [hand[0] for hand in state.hands]))
             result = rules.result(state)
             lead = result.scores[me] - max(score for s, score in enumerate(result.scores) if s != me)
             total += (me in result.winners) + LEAD_TIE_BREAK * lead

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.base import Catalogue, Constant
-from games.twelve_gangsters.rules import GANGSTERS, MAX_SEATS, MIN_SEATS, hand
+from games.twelve_gangsters.state import GANGSTERS, MAX_SEATS, MIN_SEATS, hand
 
 PLAYERS = range(MIN_SEATS, MAX_SEATS + 1)
 

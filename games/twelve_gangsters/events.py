@@ -1,14 +1,8 @@
-"""The facts and the one move of 12 Gangsters."""
+"""The facts of 12 Gangsters, in the order a round produces them (the move is in `moves.py`)."""
 
 from __future__ import annotations
 
-from games.base import Event, Move
-
-
-class Play(Move, frozen=True, tag="play"):
-    """Choose this round's gangster, face down."""
-
-    card: int
+from games.base import Event
 
 
 class BossChosen(Event, frozen=True):

@@ -1,55 +1,18 @@
-"""12 Gangsters: every seat sends one gangster a round; nobody may steal more than the Boss's gangster.
+"""12 Gangsters as a decider: every seat sends one gangster a round; nobody may steal more than the Boss's.
 
-See docs in `games/twelve_gangsters/__init__.py` for the rules and rulings this module implements.
+See `games/twelve_gangsters/__init__.py` for the rules and rulings this module implements. The last gangster
+chosen reveals the round; the Boss token then passes clockwise, until the last round.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from typing import Any
 
-import msgspec
-from msgspec import UNSET, UnsetType
-
-from games.base import EVERYONE, Event, IllegalMoveError, Move, Result, Viewer, rank_seats, redacted
-from games.twelve_gangsters.events import BossChosen, BossPassed, GangsterPlayed, Play, RoundRevealed
-
-
-class State(msgspec.Struct, frozen=True, kw_only=True):
-    seats: int
-    rounds: int
-    first_boss: int | None
-    hands: tuple[tuple[int, ...], ...]
-    chosen: tuple[int | None, ...]
-    succeeded: tuple[tuple[int, ...], ...]
-    stopped: tuple[tuple[int, ...], ...]
-    boss: int | None = None
-    round: int = 1
-    history: tuple[RoundRevealed, ...] = ()
-
-
-MIN_SEATS, MAX_SEATS = 3, 6
-GANGSTERS: tuple[int, ...] = tuple(range(1, 13))
-"""The gangsters of one colour. A gangster is worth its number: a seat scores the numbers that succeed."""
-
-
-def hand(seats: int) -> tuple[int, ...]:
-    """What each seat holds, one gangster a round: all twelve, but 1-10 with five players (11 and 12 are out)."""
-    return GANGSTERS[:10] if seats == 5 else GANGSTERS
-
-
-def initial_state(seats: int, options: Mapping[str, Any]) -> State:
-    """Each seat holds its colour's gangsters and plays one a round until they are gone."""
-    return State(
-        seats=seats,
-        rounds=len(hand(seats)),
-        first_boss=options.get("first_boss"),
-        hands=(hand(seats),) * seats,
-        chosen=(None,) * seats,
-        succeeded=((),) * seats,
-        stopped=((),) * seats,
-    )
+from games.base import Event, Move, Result, rank_seats
+from games.twelve_gangsters.events import BossChosen, BossPassed, GangsterPlayed, RoundRevealed
+from games.twelve_gangsters.legality import check
+from games.twelve_gangsters.moves import Play
+from games.twelve_gangsters.state import State
 
 
 def start(state: State, rng: random.Random) -> list[Event]:
@@ -60,25 +23,8 @@ def start(state: State, rng: random.Random) -> list[Event]:
 
 
 def is_over(state: State) -> bool:
+    """After the last round."""
     return state.round > state.rounds
-
-
-def check(state: State, seat: int, move: Move) -> None:
-    """Raise IllegalMoveError unless the seat may make this move now."""
-    if not isinstance(move, Play):
-        raise IllegalMoveError("unknown_move", "12 Gangsters takes one move: play")
-    if is_over(state):
-        raise IllegalMoveError("game_finished", "the game is over")
-    if state.chosen[seat] is not None:
-        raise IllegalMoveError("already_played", "you have already chosen your gangster for this round")
-    if move.card not in state.hands[seat]:
-        raise IllegalMoveError("card_not_in_hand", f"gangster {move.card} is not in your hand")
-
-
-def legal_moves(state: State, seat: int) -> list[Move]:
-    if is_over(state) or state.chosen[seat] is not None:
-        return []
-    return [Play(card=card) for card in state.hands[seat]]
 
 
 def decide(state: State, seat: int, move: Move, rng: random.Random) -> list[Event]:
@@ -90,9 +36,10 @@ def decide(state: State, seat: int, move: Move, rng: random.Random) -> list[Even
     plays[seat] = move.card
     if any(card is None for card in plays):
         return [played]
-    events: list[Event] = [played, reveal(state, [card for card in plays if card is not None])]
+    revealed = reveal(state, [card for card in plays if card is not None])
+    events: list[Event] = [played, revealed]
     if state.round < state.rounds:
-        events.append(BossPassed(seat=(state.boss + 1) % state.seats))
+        events.append(BossPassed(seat=(revealed.boss + 1) % state.seats))
     return events
 
 
@@ -113,105 +60,15 @@ def reveal(state: State, plays: list[int]) -> RoundRevealed:
     )
 
 
-def evolve(state: State, event: Event) -> State:
-    replace = msgspec.structs.replace
-    match event:
-        case BossChosen(seat=seat) | BossPassed(seat=seat):
-            return replace(state, boss=seat)
-        case GangsterPlayed(seat=seat, card=card):
-            return replace(state, chosen=_set(state.chosen, seat, card))
-        case RoundRevealed(plays=plays, succeeded=succeeded):
-            return replace(
-                state,
-                hands=tuple(tuple(c for c in hand if c != plays[s]) for s, hand in enumerate(state.hands)),
-                chosen=(None,) * state.seats,
-                succeeded=tuple(p + ((plays[s],) if s in succeeded else ()) for s, p in enumerate(state.succeeded)),
-                stopped=tuple(p + (() if s in succeeded else (plays[s],)) for s, p in enumerate(state.stopped)),
-                round=state.round + 1,
-                history=(*state.history, event),
-            )
-    raise ValueError(f"not a 12 Gangsters event: {event.type}")
-
-
-def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return (*values[:index], value, *values[index + 1 :])
-
-
 DECISIONS = ("play",)
 """What `awaiting` may say a seat owes: its gangster for the round."""
 
 
 def awaiting(state: State) -> dict[int, str]:
+    """Every seat that has not chosen its gangster this round."""
     if is_over(state):
         return {}
     return {seat: "play" for seat, card in enumerate(state.chosen) if card is None}
-
-
-class You(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    """A seat's own: its hand and the gangster it chose this round (null until it chooses). Shown to the seat
-    under `you`, and to everyone in `seats` once the game is over."""
-
-    hand: list[int] | UnsetType = UNSET
-    chosen: int | UnsetType | None = UNSET
-
-
-class SeatView(You, kw_only=True):
-    """A seat's piles: face-up gangsters that succeeded, face-down ones that were stopped."""
-
-    seat: int
-    cards_left: int
-    has_chosen: bool
-    succeeded: list[int]
-    stopped: list[int]
-    score: int
-
-
-class StateView(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    """The round, the Boss, every seat's piles, and the last round revealed."""
-
-    round: int
-    rounds: int
-    boss: int | None
-    seats: list[SeatView]
-    last_round: RoundRevealed | None
-
-
-def view(state: State, viewer: Viewer) -> dict[str, Any]:
-    """Public: piles, scores, who has chosen. A seat also sees its hand and its choice; nobody else does."""
-    body: dict[str, Any] = {
-        "round": min(state.round, state.rounds),
-        "rounds": state.rounds,
-        "boss": state.boss,
-        "seats": [
-            {
-                "seat": s,
-                "cards_left": len(state.hands[s]),
-                "has_chosen": state.chosen[s] is not None,
-                "succeeded": list(state.succeeded[s]),
-                "stopped": list(state.stopped[s]),
-                "score": sum(state.succeeded[s]),
-                **(_private(state, s) if viewer == EVERYONE else {}),
-            }
-            for s in range(state.seats)
-        ],
-        "last_round": msgspec.to_builtins(state.history[-1]) if state.history else None,
-    }
-    if isinstance(viewer, int):
-        body["you"] = _private(state, viewer)
-    return body
-
-
-def _private(state: State, seat: int) -> dict[str, Any]:
-    return {"hand": list(state.hands[seat]), "chosen": state.chosen[seat]}
-
-
-SECRET_FIELDS: dict[type[Event], str] = {GangsterPlayed: "card"}
-"""A chosen gangster is the chooser's secret until the round is revealed."""
-
-
-def event_view(event: Event, viewer: Viewer) -> dict[str, Any]:
-    """A chosen gangster is the chooser's secret until the round is revealed."""
-    return redacted(event, viewer, SECRET_FIELDS)
 
 
 def result(state: State) -> Result:

@@ -13,19 +13,9 @@ from typing import Any
 
 from games.base import Event, Move
 from games.cash_n_guns import RULESET
-from games.cash_n_guns.events import (
-    Aim,
-    Courage,
-    GodfatherChosen,
-    Load,
-    LootDealt,
-    LootRevealed,
-    OrderRetarget,
-    Retarget,
-    SkipPrivilege,
-    Take,
-)
+from games.cash_n_guns.events import GodfatherChosen, LootDealt, LootRevealed
 from games.cash_n_guns.loot import DECK, deal
+from games.cash_n_guns.moves import Aim, Courage, Load, OrderRetarget, Retarget, SkipPrivilege, Take
 from games.cash_n_guns.state import Phase
 from games.table import Table
 from tests.games.helpers import apply, created, given, when

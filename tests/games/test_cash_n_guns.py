@@ -14,18 +14,17 @@ import pytest
 
 from games.cash_n_guns import RULESET
 from games.cash_n_guns.events import (
-    Aim,
     Aimed,
     BulletLoaded,
     GodfatherChosen,
     GunsDrawn,
     HoldUpStarted,
-    Load,
     LootDealt,
     LootRevealed,
     ShotsResolved,
 )
 from games.cash_n_guns.loot import DECK, kind
+from games.cash_n_guns.moves import Aim, Load
 from games.cash_n_guns.state import Phase
 from games.table import SetupError, Status, options_of
 from tests.games.cng_helpers import (

@@ -15,7 +15,7 @@ from games.base import Move
 from games.bots import random_bot
 from games.cash_n_guns import RULESET
 from games.cash_n_guns.bots import smart_bot
-from games.cash_n_guns.events import Courage, Load, SkipPrivilege, Take
+from games.cash_n_guns.moves import Courage, Load, SkipPrivilege, Take
 from games.cash_n_guns.state import Phase
 from games.selfplay import simulate
 from tests.games.cng_helpers import aim, hold_up, load, moves, new_game, stacked, turn

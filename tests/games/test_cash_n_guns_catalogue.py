@@ -9,10 +9,11 @@ import msgspec
 
 from games.cash_n_guns import RULESET
 from games.cash_n_guns import events as ev
-from games.cash_n_guns.events import Load
+from games.cash_n_guns.evolve import evolve
 from games.cash_n_guns.loot import tally
+from games.cash_n_guns.moves import Load
 from games.cash_n_guns.rules import shots
-from games.cash_n_guns.state import Phase, State, evolve, initial_state
+from games.cash_n_guns.state import Phase, State, initial_state
 from tests.games.helpers import created
 
 CARDS = {card["id"]: dict(card) for card in RULESET.catalogue.cards}

@@ -11,20 +11,15 @@ import pytest
 from games.base import IllegalMoveError
 from games.cash_n_guns import RULESET
 from games.cash_n_guns.events import (
-    Courage,
     CourageChosen,
     CourageRevealed,
-    Load,
-    OrderRetarget,
     PrivilegeSkipped,
-    Retarget,
     Retargeted,
     RetargetOrdered,
     ShotsResolved,
-    SkipPrivilege,
-    Take,
 )
 from games.cash_n_guns.legality import problem
+from games.cash_n_guns.moves import Courage, Load, OrderRetarget, Retarget, SkipPrivilege, Take
 from games.cash_n_guns.state import Phase
 from games.table import Status, Table
 from tests.games.cng_helpers import aim, hold_up, load, moves, new_game, of_type, ring, share, timeout, turn

@@ -16,10 +16,8 @@ from games.cash_n_guns import RULESET
 from games.cash_n_guns.events import (
     Aimed,
     BulletLoaded,
-    Courage,
     CourageChosen,
     GameEnded,
-    Load,
     LootDealt,
     LootRevealed,
     LootTaken,
@@ -27,6 +25,7 @@ from games.cash_n_guns.events import (
     TokenTaken,
 )
 from games.cash_n_guns.loot import DECK, DIAMOND_BONUS, kind, loot_value
+from games.cash_n_guns.moves import Courage, Load
 from games.cash_n_guns.state import Phase, State
 from games.table import Status, Table, evolve
 from tests.games import helpers

@@ -4,16 +4,8 @@ token, clips and first-aid kits; loot nobody takes."""
 from __future__ import annotations
 
 from games.cash_n_guns import RULESET
-from games.cash_n_guns.events import (
-    GameEnded,
-    Load,
-    LootRevealed,
-    LootTaken,
-    ShotsResolved,
-    Take,
-    TokenTaken,
-    TurnEnded,
-)
+from games.cash_n_guns.events import GameEnded, LootRevealed, LootTaken, ShotsResolved, TokenTaken, TurnEnded
+from games.cash_n_guns.moves import Load, Take
 from games.cash_n_guns.state import Phase
 from games.table import Status
 from tests.games.cng_helpers import hold_up, new_game, of_type, ring, share, stacked, turn

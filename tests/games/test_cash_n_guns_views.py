@@ -8,7 +8,8 @@ from typing import Any
 
 from games.base import EVERYONE, SPECTATOR, Viewer
 from games.cash_n_guns import RULESET
-from games.cash_n_guns.events import Aim, Courage, CourageChosen, Load, LootDealt, LootRevealed, SkipPrivilege, Take
+from games.cash_n_guns.events import CourageChosen, LootDealt, LootRevealed
+from games.cash_n_guns.moves import Aim, Courage, Load, SkipPrivilege, Take
 from games.table import Table, event_view, view
 from tests.games.cng_helpers import aim, hold_up, load, moves, new_game, of_type, ring, stacked, turn
 from tests.games.helpers import created, when

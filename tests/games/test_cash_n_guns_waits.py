@@ -8,7 +8,7 @@ import pytest
 from games import table as tables
 from games.base import IllegalMoveError
 from games.cash_n_guns import RULESET
-from games.cash_n_guns.events import Load, Take
+from games.cash_n_guns.moves import Load, Take
 from games.cash_n_guns.state import Phase
 from tests.games.cng_helpers import hold_up, new_game
 from tests.games.helpers import when

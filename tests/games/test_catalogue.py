@@ -12,7 +12,8 @@ import pytest
 from games.base import Ruleset
 from games.registry import RULESETS
 from games.twelve_gangsters import RULESET as TWELVE_GANGSTERS
-from games.twelve_gangsters.rules import initial_state, result
+from games.twelve_gangsters.rules import result
+from games.twelve_gangsters.state import initial_state
 
 
 def entries(ruleset: Ruleset[Any]) -> dict[Any, dict[str, Any]]:

@@ -3,21 +3,27 @@
 Each case plays a whole game with random legal moves from a seeded `random.Random` (some seats filled by
 joining, options naming a seat set at random), then checks the recorded tables and events: JSON round
 trips, replay, legal moves against `decide`, what each viewer may see, and the end. A game added to
-`games.registry.RULESETS` is tested here without a line of its own.
+`games.registry.RULESETS` is tested here without a line of its own. Two tests look past the interface, at the
+game's package: it has the modules every game has, and each part of its Ruleset comes from the module named for it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import importlib.util
+import pkgutil
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any, Union
 
 import jsonschema_rs
 import msgspec
 import pytest
 
+import games
 from games.base import EVERYONE, SPECTATOR, Event, IllegalMoveError, Move, Ruleset, Viewer
 from games.registry import RULESETS
 from games.schema import REF, components, event_names, prefix
@@ -193,6 +199,55 @@ def test_move_type_finds_every_move_by_its_tag(ruleset: Ruleset[Any]) -> None:
     for move_type in ruleset.moves:
         assert ruleset.move_type(move_type.__struct_config__.tag) is move_type
     assert ruleset.move_type("no_such_move") is None
+
+
+GAME_MODULES = ("state", "events", "moves", "legality", "rules", "evolve", "views", "bots", "catalogue")
+"""The modules every game package has, so that a reader who knows one game knows all (STYLE.md)."""
+
+
+def game_package(ruleset: Ruleset[Any]) -> ModuleType:
+    """The package under games/ whose RULESET this is."""
+    packages = (importlib.import_module(i.name) for i in pkgutil.iter_modules(games.__path__, "games.") if i.ispkg)
+    found = next((p for p in packages if getattr(p, "RULESET", None) is ruleset), None)
+    assert found is not None, f"no package under games/ has the RULESET of {ruleset.id}"
+    return found
+
+
+@pytest.mark.parametrize("ruleset", RULESET_PARAMS)
+def test_every_game_package_has_the_same_modules(ruleset: Ruleset[Any]) -> None:
+    package = game_package(ruleset)
+    missing = [name for name in GAME_MODULES if importlib.util.find_spec(f"{package.__name__}.{name}") is None]
+
+    assert not missing, f"{package.__name__} has no {', '.join(missing)}"
+    assert package.__doc__, "a game package's docstring states its rules and rulings"
+
+
+@pytest.mark.parametrize("ruleset", RULESET_PARAMS)
+def test_each_part_of_a_ruleset_comes_from_its_module(ruleset: Ruleset[Any]) -> None:
+    name = game_package(ruleset).__name__
+    state, events, moves, legality, rules, evolve, views, bots, catalogue = (
+        importlib.import_module(f"{name}.{module}") for module in GAME_MODULES
+    )
+    defaults = {f.name: f.default for f in dataclasses.fields(Ruleset)}
+
+    assert (ruleset.state_type, ruleset.initial_state) == (state.State, state.initial_state)
+    assert ruleset.events == events.EVENTS and {e.__module__ for e in ruleset.events} == {events.__name__}
+    assert ruleset.moves == moves.MOVES and {m.__module__ for m in ruleset.moves} == {moves.__name__}
+    assert ruleset.legal_moves is legality.legal_moves and callable(legality.problem) and callable(legality.check)
+    for hook in ("start", "decide", "awaiting", "is_over", "result"):
+        assert getattr(ruleset, hook) is getattr(rules, hook), hook
+    for hook in ("time_limit", "timeout", "renews_wait"):  # a game's own, if it has one, lives in rules.py
+        assert getattr(ruleset, hook) in (defaults[hook], getattr(rules, hook, None)), hook
+    assert ruleset.decisions == rules.DECISIONS
+    assert ruleset.evolve is evolve.evolve
+    assert (ruleset.view, ruleset.event_view) == (views.view, views.event_view)
+    assert (ruleset.state_view, ruleset.you_view, ruleset.secret_fields) == (
+        views.StateView,
+        views.You,
+        views.SECRET_FIELDS,
+    )
+    assert all(bot.__module__ == bots.__name__ for bot in ruleset.bots.values())
+    assert ruleset.catalogue is catalogue.CATALOGUE
 
 
 # --- whole games ---------------------------------------------------------------------------------------------

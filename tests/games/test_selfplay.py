@@ -17,7 +17,7 @@ from games.registry import RULESETS
 from games.selfplay import SelfPlayError, game_seeds, play_game, play_out, simulate
 from games.twelve_gangsters import RULESET
 from games.twelve_gangsters.bots import smart_bot
-from games.twelve_gangsters.events import Play
+from games.twelve_gangsters.moves import Play
 from service.cli import main as cli
 from tests.games.helpers import Spy, apply, created, given
 

@@ -11,7 +11,8 @@ from games.base import EVERYONE, SPECTATOR, Event, IllegalMoveError, rank_seats
 from games.table import GameCreated, GameStarted, Seat, SeatJoined, Status, Table, create, event_view, join, view
 from games.table import seed_commitment as commitment_of
 from games.twelve_gangsters import RULESET
-from games.twelve_gangsters.events import BossChosen, Play
+from games.twelve_gangsters.events import BossChosen
+from games.twelve_gangsters.moves import Play
 from tests.games.helpers import apply, given, when
 
 ANN, OPEN, BOT = Seat(name="Ann"), Seat(), Seat(bot="random")

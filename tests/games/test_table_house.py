@@ -7,7 +7,7 @@ import pytest
 from games import table as tables
 from games.table import GameTallied, Status
 from games.twelve_gangsters import RULESET
-from games.twelve_gangsters.events import Play
+from games.twelve_gangsters.moves import Play
 from tests.games.helpers import apply, created, given, refused, when
 
 

@@ -12,7 +12,8 @@ import pytest
 from games.base import EVERYONE, SPECTATOR, IllegalMoveError
 from games.table import SetupError, Status, Table, event_view, view
 from games.twelve_gangsters import RULESET
-from games.twelve_gangsters.events import BossChosen, BossPassed, GangsterPlayed, Play, RoundRevealed
+from games.twelve_gangsters.events import BossChosen, BossPassed, GangsterPlayed, RoundRevealed
+from games.twelve_gangsters.moves import Play
 from tests.games.helpers import created, given, refused, when
 
 # --- helpers ---------------------------------------------------------------------------------------------

@@ -1,0 +1,84 @@
+"""What each viewer may see of a 12 Gangsters game and of its events.
+
+Public: the round, the Boss, and per seat how many gangsters it holds, whether it has chosen this round, its
+piles (face-up gangsters that succeeded, face-down ones that were stopped), its score, and the last round
+revealed. Private to a seat (and shown to EVERYONE): its hand and the gangster it chose this round.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from msgspec import UNSET, UnsetType
+
+from games.base import EVERYONE, Event, Viewer, redacted
+from games.twelve_gangsters.events import GangsterPlayed, RoundRevealed
+from games.twelve_gangsters.state import State
+
+
+class You(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """A seat's own: its hand and the gangster it chose this round (null until it chooses). Shown to the seat
+    under `you`, and to everyone in `seats` once the game is over."""
+
+    hand: list[int] | UnsetType = UNSET
+    chosen: int | UnsetType | None = UNSET
+
+
+class SeatView(You, kw_only=True):
+    """A seat's piles: face-up gangsters that succeeded, face-down ones that were stopped."""
+
+    seat: int
+    cards_left: int
+    has_chosen: bool
+    succeeded: list[int]
+    stopped: list[int]
+    score: int
+
+
+class StateView(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """The round, the Boss, every seat's piles, and the last round revealed."""
+
+    round: int
+    rounds: int
+    boss: int | None
+    seats: list[SeatView]
+    last_round: RoundRevealed | None
+
+
+def view(state: State, viewer: Viewer) -> dict[str, Any]:
+    """Public: piles, scores, who has chosen. A seat also sees its hand and its choice; nobody else does."""
+    body: dict[str, Any] = {
+        "round": min(state.round, state.rounds),
+        "rounds": state.rounds,
+        "boss": state.boss,
+        "seats": [
+            {
+                "seat": s,
+                "cards_left": len(state.hands[s]),
+                "has_chosen": state.chosen[s] is not None,
+                "succeeded": list(state.succeeded[s]),
+                "stopped": list(state.stopped[s]),
+                "score": sum(state.succeeded[s]),
+                **(_private(state, s) if viewer == EVERYONE else {}),
+            }
+            for s in range(state.seats)
+        ],
+        "last_round": msgspec.to_builtins(state.history[-1]) if state.history else None,
+    }
+    if isinstance(viewer, int):
+        body["you"] = _private(state, viewer)
+    return body
+
+
+def _private(state: State, seat: int) -> dict[str, Any]:
+    return {"hand": list(state.hands[seat]), "chosen": state.chosen[seat]}
+
+
+SECRET_FIELDS: dict[type[Event], str] = {GangsterPlayed: "card"}
+"""A chosen gangster is the chooser's secret until the round is revealed."""
+
+
+def event_view(event: Event, viewer: Viewer) -> dict[str, Any]:
+    """A chosen gangster is the chooser's secret until the round is revealed."""
+    return redacted(event, viewer, SECRET_FIELDS)
