@@ -25,9 +25,9 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-## Type-check the rules strictly (the [tool.mypy] settings in pyproject.toml).
+## Type-check the rules and the event store strictly (the [tool.mypy] settings in pyproject.toml).
 typecheck: install
-	$(BIN)/mypy games
+	$(BIN)/mypy games events
 
 format: install
 	$(BIN)/ruff check --fix .

@@ -46,7 +46,8 @@ AnyCommand = CreateGame | JoinGame | MakeMove | CloseWait | TallyGame
 
 def parse(stored: dict[str, Any]) -> AnyCommand:
     """The command a log recorded; msgspec.ValidationError if it is none."""
-    return msgspec.convert(stored, AnyCommand)
+    command: AnyCommand = msgspec.convert(stored, AnyCommand)
+    return command
 
 
 def stored(command: Command) -> dict[str, Any]:

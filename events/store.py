@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 import redis
 
@@ -23,6 +23,10 @@ from events import keys
 from events.envelope import GENESIS, Envelope, decode, encode
 
 IDEMPOTENCY_TTL_S = 24 * 3600
+
+Reply = Any
+"""A reply from Redis: redis-py types replies as unions of bytes and str (and awaitables); ours are bytes,
+as decode_responses is off, and each use says what it expects."""
 
 AnswerKey = tuple[str, str]
 """Whose request (a hash of the caller) and its `Idempotency-Key`: where its first answer is kept."""
@@ -243,22 +247,24 @@ class RedisEventStore:
         return int(value)
 
     def read(self, game_id: str, after: int = 0, limit: int | None = None) -> list[Envelope]:
-        entries = self.redis.xrange(keys.events(game_id), f"{after + 1}-0", "+", count=limit)
+        entries: Reply = self.redis.xrange(keys.events(game_id), f"{after + 1}-0", "+", count=limit)
         return [decode(fields[b"e"]) for _, fields in entries]
 
     def wait_for(self, game_id: str, after: int, block_s: float, count: int) -> list[Envelope]:
-        landed = self.redis.xread({keys.events(game_id): f"{after}-0"}, count=count, block=int(block_s * 1000))
+        landed: Reply = self.redis.xread({keys.events(game_id): f"{after}-0"}, count=count, block=int(block_s * 1000))
         return [decode(fields[b"e"]) for _, fields in landed[0][1]] if landed else []
 
     def token_hashes(self, game_id: str) -> dict[int, str]:
-        return {int(seat): digest.decode() for seat, digest in self.redis.hgetall(keys.tokens(game_id)).items()}
+        hashes: Reply = self.redis.hgetall(keys.tokens(game_id))
+        return {int(seat): digest.decode() for seat, digest in hashes.items()}
 
     def view(self, game_id: str, viewer: str, view_format: int) -> bytes | None:
         stored = self._view(keys=[keys.views(game_id), keys.events(game_id)], args=[viewer, view_format])
         return stored or None
 
     def stored_views(self, game_id: str) -> tuple[int, int, dict[str, bytes]]:
-        stored = {k.decode(): v for k, v in self.redis.hgetall(keys.views(game_id)).items()}
+        found: Reply = self.redis.hgetall(keys.views(game_id))
+        stored: dict[str, bytes] = {k.decode(): v for k, v in found.items()}
         version, view_format = int(stored.pop("version", 0)), int(stored.pop("format", 0))
         return version, view_format, stored
 
@@ -270,11 +276,13 @@ class RedisEventStore:
         self._write_views(keys=[keys.views(game_id), keys.result(game_id)], args=args)
 
     def result(self, game_id: str) -> bytes | None:
-        return self.redis.get(keys.result(game_id))  # type: ignore[no-any-return]
+        found: Reply = self.redis.get(keys.result(game_id))
+        return found  # type: ignore[no-any-return]
 
     def ping(self) -> None:
         self.redis.ping()
 
     def game_ids(self) -> Iterator[str]:
-        for stream in self.redis.scan_iter(match=keys.GAME_STREAMS, count=1000):
+        streams: Reply = self.redis.scan_iter(match=keys.GAME_STREAMS, count=1000)
+        for stream in streams:
             yield keys.game_id_of_stream(stream.decode())
