@@ -17,7 +17,7 @@ install: $(STAMP)
 run: install
 	$(BIN)/syndicate run
 
-## Lint, check formatting, type-check games/, check the committed OpenAPI document, run every test against a real Redis.
+## Lint, check formatting, type-check games/ and events/, check the committed OpenAPI document, run every test against a real Redis.
 test: install lint typecheck
 	$(BIN)/pytest
 
