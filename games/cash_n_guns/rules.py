@@ -166,19 +166,30 @@ DECISIONS = ("load", "aim", "privilege", "retarget", "courage", "take")
 
 
 def awaiting(state: State) -> dict[int, str]:
-    """The seats the game waits on, and the decision each owes."""
-    owed: dict[Phase, list[int | None]] = {
-        Phase.LOAD: [s for s in living(state) if state.gangsters[s].loaded is None],
-        Phase.AIM: [s for s in living(state) if not state.gangsters[s].aimed],
-        Phase.PRIVILEGE: [state.godfather],
-        Phase.RETARGET: [state.ordered],
-        Phase.COURAGE: [s for s in living(state) if state.gangsters[s].stand is None],
-        Phase.SHARING: [state.sharer],
-    }
-    waiting = owed.get(state.phase, [])
-    decision = {Phase.PRIVILEGE: "privilege", Phase.RETARGET: "retarget", Phase.SHARING: "take"}
-    name = decision.get(state.phase, str(state.phase))
+    """The seats the game waits on, and the decision each owes (asked after every event: only the current
+    phase's is worked out)."""
+    phase, seats = state.phase, state.gangsters
+    waiting: list[int | None]
+    if phase is Phase.LOAD:
+        waiting = [s for s, g in enumerate(seats) if g.alive and g.loaded is None]
+    elif phase is Phase.AIM:
+        waiting = [s for s, g in enumerate(seats) if g.alive and not g.aimed]
+    elif phase is Phase.COURAGE:
+        waiting = [s for s, g in enumerate(seats) if g.alive and g.stand is None]
+    elif phase is Phase.PRIVILEGE:
+        waiting = [state.godfather]
+    elif phase is Phase.RETARGET:
+        waiting = [state.ordered]
+    elif phase is Phase.SHARING:
+        waiting = [state.sharer]
+    else:
+        waiting = []
+    name = DECISION_OF.get(phase, str(phase))
     return {s: name for s in waiting if s is not None}
+
+
+DECISION_OF = {Phase.PRIVILEGE: "privilege", Phase.RETARGET: "retarget", Phase.SHARING: "take"}
+"""A phase's decision, where it is not named as the phase is."""
 
 
 def result(state: State) -> Result:
