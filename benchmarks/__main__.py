@@ -6,7 +6,7 @@ that reproduces it and the machine it ran on; each starts its own redis-server (
 
 Parts: usecases, roundtrips, http (the side-by-side load test), long_game, storage, profile, sse. Durations
 and sizes come from each part's flags' defaults, or from the environment: BENCH_HTTP_DURATION (s per round),
-BENCH_HTTP_CLIENTS, BENCH_HTTP_ROUNDS, BENCH_LONG_GAMES, BENCH_SHORT_GAMES, BENCH_STORAGE_SCALE,
+BENCH_HTTP_CLIENTS, BENCH_HTTP_ROUNDS, BENCH_LONG_GAMES, BENCH_STORAGE_SCALE,
 BENCH_USECASE_GAMES, and BENCH_INPROCESS (usecases or wsgi: how in-process parts reach the service).
 BENCHMARKS.md says what each measures.
 """
