@@ -24,7 +24,7 @@ from service import jobs, queries
 from service.api import context
 from service.audit import audit_log
 from service.bootstrap import bootstrap
-from service.config import Config
+from service.config import Config, ConfigError
 from service.house import House
 from service.redis_server import RedisServer
 from service.scheduler import QUEUE
@@ -46,7 +46,9 @@ def run() -> None:
     config = Config()
     env = dict(os.environ)
     children = []
-    if not config.redis_url:
+    if config.redis_url:
+        checked(config)  # a setting that cannot work is said now, not by each child as it dies
+    else:
         server = RedisServer(config.data_dir / "redis", config.redis_port, config.redis_fsync)
         env["REDIS_URL"] = server.url
         children.append(Child("redis-server", server.start_process))
@@ -65,15 +67,15 @@ def run() -> None:
 def worker(burst: bool) -> None:
     """Run an RQ worker (with its scheduler) for bots, deadlines, tallies and the sweep; it outlives Redis outages."""
     config = Config()
-    client = connect()
-    jobs.use(House(bootstrap(config, client), config.stall_s))
+    client, queue_client = connect(), checked(config).queue_redis()
+    jobs.use(House(bootstrap(config, client, queue_client), config.stall_s))
     if burst:
-        queue = Queue(QUEUE, connection=client)
-        SimpleWorker([queue], connection=client).work(with_scheduler=True, burst=True, logging_level="WARNING")
+        queue = Queue(QUEUE, connection=queue_client)
+        SimpleWorker([queue], connection=queue_client).work(with_scheduler=True, burst=True, logging_level="WARNING")
         return
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s: %(message)s", datefmt="%H:%M:%S")
-    threading.Thread(target=sweep_every, args=(client, config.sweep_s), daemon=True).start()
-    work_until_stopped(client)
+    threading.Thread(target=sweep_every, args=(queue_client, config.sweep_s), daemon=True).start()
+    work_until_stopped(queue_client)
 
 
 def gunicorn_args(config: Config) -> list[str]:
@@ -93,7 +95,15 @@ def connect() -> redis.Redis:
     config = Config()
     if not config.redis_url:
         raise click.UsageError("set REDIS_URL to the Redis that holds the games")
-    return config.redis()
+    return checked(config).redis()
+
+
+def checked(config: Config) -> Config:
+    try:
+        config.check()
+    except ConfigError as error:
+        raise click.UsageError(str(error)) from None
+    return config
 
 
 @main.group()

