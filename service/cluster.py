@@ -5,9 +5,12 @@ Cluster), two API processes on two ports and two workers. The cluster tests star
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import shutil
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -130,3 +133,28 @@ class LocalCluster:
         self.stop()
         for node in self.nodes:
             shutil.rmtree(node.data_dir, ignore_errors=True)
+
+
+def deployment_env(cluster_url: str, queue_url: str, **settings: str) -> dict[str, str]:
+    """The environment every API process and worker of a cluster deployment shares."""
+    return {
+        **os.environ,
+        "REDIS_URL": cluster_url,
+        "SYNDICATE_REDIS_CLUSTER": "1",
+        "SYNDICATE_QUEUE_URL": queue_url,
+        **settings,
+    }
+
+
+def api_command(host: str, port: int, web_workers: int) -> list[str]:
+    """One API process: gunicorn with its gevent workers, as `syndicate run` starts it, on a port of its own."""
+    from service.cli import gunicorn_args
+    from service.config import Config
+
+    config = dataclasses.replace(Config(), host=host, port=port, workers=web_workers)
+    # Without the control socket: gunicorns side by side would all claim the one default path.
+    return [sys.executable, "-m", "gunicorn", "--no-control-socket", *gunicorn_args(config)]
+
+
+def worker_command() -> list[str]:
+    return [sys.executable, "-m", "service.cli", "worker"]
