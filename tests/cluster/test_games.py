@@ -109,7 +109,4 @@ def test_a_live_feed_follows_a_game_on_the_cluster(
 
 def seen(lines: Any, kind: str) -> bool:
     """Read the feed up to the next event of this kind."""
-    for line in lines:
-        if line == f"event: {kind}":
-            return True
-    return False
+    return any(line == f"event: {kind}" for line in lines)  # stops at the first: the rest stays unread
