@@ -20,7 +20,7 @@ from typing import Any
 
 import redis
 from redis.cluster import RedisCluster
-from redis.exceptions import AskError, MovedError
+from redis.exceptions import AskError, ClusterError, MovedError, TryAgainError
 
 Write = Callable[[Any], Any]
 """Issues a write on what it is given (a client or a pipeline) and returns the reply, if any."""
@@ -49,7 +49,7 @@ class Replication:
         except (MovedError, AskError):  # the slot moved (a failover): nothing ran; once more, on its new master
             refresh(client)
             return self._write_and_wait(client, key, write)
-        except redis.ConnectionError:
+        except (redis.ConnectionError, ClusterError, TryAgainError):  # the node is gone, or its slots are not served
             refresh(client)
             raise
 

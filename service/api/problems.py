@@ -29,6 +29,13 @@ HTTP_CODES = {
     500: "internal_error",
 }
 
+CLUSTER_UNAVAILABLE = (
+    redis.exceptions.ClusterError,  # CLUSTERDOWN, MASTERDOWN
+    redis.exceptions.TryAgainError,
+    redis.exceptions.AskError,  # MOVED or ASK still, after the client's own retries
+    redis.exceptions.SlotNotCoveredError,
+)
+
 RETRY_AFTER_S = 3
 """What a 503 asks a client to wait: `syndicate run` restarts its Redis within a second or two."""
 
@@ -64,6 +71,9 @@ class ProblemApi(Api):
         # Redis unreachable or silent, wherever it is noticed: one 503, never a 500.
         self._app.register_error_handler(redis.ConnectionError, self.handle_unavailable)
         self._app.register_error_handler(redis.TimeoutError, self.handle_unavailable)
+        # A Redis Cluster between a master's death and its replica's promotion, as the client still sees it.
+        for cluster_error in CLUSTER_UNAVAILABLE:
+            self._app.register_error_handler(cluster_error, self.handle_unavailable)
         self._app.register_error_handler(NotReplicatedError, self.handle_not_replicated)
 
     def handle_http_exception(self, error: HTTPException) -> Response:  # type: ignore[override]
