@@ -24,6 +24,7 @@ from service import jobs, queries
 from service.api import context
 from service.audit import audit_log
 from service.bootstrap import bootstrap
+from service.cluster import local_topology
 from service.config import Config, ConfigError
 from service.house import House
 from service.redis_server import RedisServer
@@ -59,6 +60,29 @@ def run() -> None:
     signal.signal(signal.SIGINT, lambda *_: supervisor.stop())
     signal.signal(signal.SIGTERM, lambda *_: supervisor.stop())
     click.echo(f"Syndicate on http://{config.host}:{config.port}/  (docs at /docs; Ctrl-C stops it all)")
+    supervisor.run()
+
+
+@main.command("cluster")
+@click.option("--apis", type=click.IntRange(min=1), default=2, show_default=True, help="API processes")
+@click.option("--workers", type=click.IntRange(min=0), default=2, show_default=True, help="worker processes")
+def cluster_command(apis: int, workers: int) -> None:
+    """Run the scaled-out topology on this machine: a Redis Cluster (3 masters, 3 replicas), a Redis for the
+    queues, API processes on ports from SYNDICATE_PORT up, and workers; Ctrl-C stops it all.
+
+    Cluster nodes listen on SYNDICATE_CLUSTER_PORT (7000) to +5, the queue Redis on SYNDICATE_QUEUE_PORT (6391),
+    data under SYNDICATE_DATA_DIR (var)."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s syndicate cluster: %(message)s", datefmt="%H:%M:%S")
+    config = Config()
+    node_port = int(os.environ.get("SYNDICATE_CLUSTER_PORT", "7000"))
+    queue_port = int(os.environ.get("SYNDICATE_QUEUE_PORT", "6391"))
+    children, lines = local_topology(config.data_dir, node_port, queue_port, config.port, apis, workers)
+    supervisor = Supervisor(children)
+    signal.signal(signal.SIGINT, lambda *_: supervisor.stop())
+    signal.signal(signal.SIGTERM, lambda *_: supervisor.stop())
+    for line in lines:
+        click.echo(line)
+    click.echo("Ctrl-C stops it all")
     supervisor.run()
 
 

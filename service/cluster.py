@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import redis
 
@@ -158,3 +159,32 @@ def api_command(host: str, port: int, web_workers: int) -> list[str]:
 
 def worker_command() -> list[str]:
     return [sys.executable, "-m", "service.cli", "worker"]
+
+
+def local_topology(data_dir: Path, node_port: int, queue_port: int, api_port: int, apis: int, workers: int) -> Any:
+    """Start the cluster (`data_dir`/cluster, kept across runs) and the queue Redis, and name every process
+    a supervisor is to keep running: each node and the queue Redis (restarted on their ports and data), the
+    API processes (ports from `api_port` up) and the workers. Answers the children and what to print."""
+    from service.supervisor import Child, command
+
+    cluster = LocalCluster(data_dir / "cluster", ports=[node_port + i for i in range(6)]).start()
+    queues = RedisServer(data_dir / "queues", queue_port, fsync="everysec").start()
+    env = deployment_env(cluster.url, queues.url)
+    started = time.monotonic()
+    children = [
+        Child(f"redis-node-{n.port}", n.start_process, process=n.process, started_at=started) for n in cluster.nodes
+    ]
+    children.append(Child("redis-queues", queues.start_process, process=queues.process, started_at=started))
+    urls = [f"http://127.0.0.1:{api_port + i}" for i in range(apis)]
+    for i in range(apis):
+        children.append(Child(f"api-{api_port + i}", command(api_command("127.0.0.1", api_port + i, 2), env)))
+    for i in range(workers):
+        children.append(Child(f"worker-{i + 1}", command(worker_command(), env)))
+    lines = [
+        f"Redis Cluster: masters and replicas on ports {node_port} to {node_port + 5} (data in {data_dir}/cluster/)",
+        f"queue Redis: {queues.url}",
+        *(f"API: {url}/  (docs at {url}/docs)" for url in urls),
+        f"workers: {workers}",
+        f"every process has REDIS_URL={cluster.url} SYNDICATE_REDIS_CLUSTER=1 SYNDICATE_QUEUE_URL={queues.url}",
+    ]
+    return children, lines
