@@ -205,7 +205,7 @@ def simulate(ruleset_id: str, games: int, seats: str, seed: int) -> None:
 def openapi_yaml() -> str:
     from service.app import create_app
 
-    config = dataclasses.replace(Config(), redis_url="redis://127.0.0.1:1/0")
+    config = dataclasses.replace(Config(), redis_url="redis://127.0.0.1:1/0", redis_cluster=False, min_replicas=0)
     app = create_app(config)
     spec = app.extensions[context.API].spec.to_dict()
     return yaml.safe_dump(spec, sort_keys=True, allow_unicode=True)
