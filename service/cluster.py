@@ -13,11 +13,11 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import redis
 
 from service.redis_server import RedisServer, binary, cli_binary
+from service.supervisor import Child, command
 
 NODE_TIMEOUT_MS = 2000
 """How long a master may be silent before its replica takes over: low, for a machine of one's own."""
@@ -161,12 +161,12 @@ def worker_command() -> list[str]:
     return [sys.executable, "-m", "service.cli", "worker"]
 
 
-def local_topology(data_dir: Path, node_port: int, queue_port: int, api_port: int, apis: int, workers: int) -> Any:
+def local_topology(
+    data_dir: Path, node_port: int, queue_port: int, api_port: int, apis: int, workers: int
+) -> tuple[list[Child], list[str]]:
     """Start the cluster (`data_dir`/cluster, kept across runs) and the queue Redis, and name every process
     a supervisor is to keep running: each node and the queue Redis (restarted on their ports and data), the
     API processes (ports from `api_port` up) and the workers. Answers the children and what to print."""
-    from service.supervisor import Child, command
-
     cluster = LocalCluster(data_dir / "cluster", ports=[node_port + i for i in range(6)]).start()
     queues = RedisServer(data_dir / "queues", queue_port, fsync="everysec").start()
     env = deployment_env(cluster.url, queues.url)

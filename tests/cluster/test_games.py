@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 from collections.abc import Callable
@@ -11,7 +12,9 @@ import requests
 from redis.cluster import RedisCluster
 
 from events import keys
+from service.bootstrap import bootstrap
 from service.cluster import LocalCluster, deployment_env
+from service.config import Config
 from service.redis_server import RedisServer
 from tests.cluster.conftest import wait_for
 from tests.service.read_models import read_models
@@ -59,6 +62,11 @@ def test_bot_games_of_every_ruleset_are_played_tallied_audited_and_rebuilt(
     assert sum(row["games"] for row in board["players"]) == 2 * 3
 
     live = read_models(cluster_client)
+    config = dataclasses.replace(Config(), redis_url=cluster.url, redis_cluster=True, queue_url=queue_server.url)
+    projections = bootstrap(config, cluster_client).projections
+    assert projections is not None
+    assert projections.drop() > len(games)  # every read model, on every master
+    assert read_models(cluster_client) == {}
     env = deployment_env(cluster.url, queue_server.url)
     rebuilt = subprocess.run(
         [sys.executable, "-m", "service.cli", "projections", "rebuild"], env=env, capture_output=True, text=True
