@@ -87,13 +87,18 @@ class LocalCluster:
         return f"redis://127.0.0.1:{self.ports[0]}/0"
 
     def start(self, timeout_s: float = 30.0) -> LocalCluster:
-        for node in self.nodes:
-            node.start()
-        if self.info(self.ports[0])["cluster_known_nodes"] == "1":  # a fresh start; else nodes.conf knows it
-            addresses = [f"127.0.0.1:{port}" for port in self.ports]
-            create = [str(cli_binary()), "--cluster", "create", *addresses, "--cluster-yes"]
-            subprocess.run([*create, "--cluster-replicas", str(self.replicas)], check=True, capture_output=True)
-        self.wait_until_ok(timeout_s)
+        """Start every node and, on a first start, make them a cluster; none is left running if it fails."""
+        try:
+            for node in self.nodes:
+                node.start()
+            if self.info(self.ports[0])["cluster_known_nodes"] == "1":  # a fresh start; else nodes.conf knows it
+                addresses = [f"127.0.0.1:{port}" for port in self.ports]
+                create = [str(cli_binary()), "--cluster", "create", *addresses, "--cluster-yes"]
+                subprocess.run([*create, "--cluster-replicas", str(self.replicas)], check=True, capture_output=True)
+            self.wait_until_ok(timeout_s)
+        except BaseException:
+            self.stop()
+            raise
         return self
 
     def info(self, port: int) -> dict[str, str]:

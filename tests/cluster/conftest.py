@@ -34,14 +34,18 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.cluster)
 
 
-def start_cluster(path: Path) -> LocalCluster:
+def start_cluster(path: Path, attempts: int = 3) -> LocalCluster:
+    """A cluster on free ports; tried again on other ports if one was taken meanwhile (the machine is shared)."""
     reason = can_cluster()
     if reason:
         pytest.skip(f"no Redis Cluster to test on: {reason}")
-    try:
-        return LocalCluster(path, node_timeout_ms=NODE_TIMEOUT_MS).start()
-    except (RuntimeError, subprocess.CalledProcessError) as error:
-        pytest.skip(f"no Redis Cluster to test on: the redis-server binary could not form one ({error})")
+    for attempt in range(1, attempts + 1):
+        try:
+            return LocalCluster(path / f"attempt-{attempt}", node_timeout_ms=NODE_TIMEOUT_MS).start()
+        except (RuntimeError, subprocess.CalledProcessError):
+            if attempt == attempts:
+                raise
+    raise AssertionError("unreachable")
 
 
 @pytest.fixture(scope="session")
