@@ -85,6 +85,9 @@ def test_games_spread_over_every_master_and_each_game_keeps_to_one(
         games.append(create(url, "twelve-gangsters", [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cat"}])["game_id"])
     held = games_per_master(cluster, cluster_client)
     assert len(held) == 3 and all(held.values()), held
+    # The rate limit counted every create on the cluster too (its `limits` storage is `redis+cluster://`).
+    [counter] = list(cluster_client.scan_iter(match="*syndicate:rate*"))
+    assert int(cluster_client.get(counter)) == len(games), counter
     for game_id in games:
         node = cluster_client.get_node_from_key(keys.events(game_id))
         assert game_id in held[int(node.port)]
