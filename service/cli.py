@@ -15,6 +15,7 @@ from typing import BinaryIO
 import click
 import redis
 import yaml
+from redis.exceptions import RedisClusterException
 from rq import Queue, SimpleWorker
 
 from events.envelope import decode as envelope_decode
@@ -23,6 +24,7 @@ from games.selfplay import simulate as simulate_games
 from service import jobs, queries
 from service.api import context
 from service.audit import audit_log
+from service.backoff import Backoff
 from service.bootstrap import bootstrap
 from service.cluster import local_topology
 from service.config import Config, ConfigError
@@ -76,7 +78,9 @@ def cluster_command(apis: int, workers: int) -> None:
     config = Config()
     node_port = int(os.environ.get("SYNDICATE_CLUSTER_PORT", "7000"))
     queue_port = int(os.environ.get("SYNDICATE_QUEUE_PORT", "6391"))
-    children, lines = local_topology(config.data_dir, node_port, queue_port, config.port, apis, workers)
+    children, lines = local_topology(
+        config.data_dir, node_port, queue_port, config.port, apis, workers, config.redis_fsync
+    )
     supervisor = Supervisor(children)
     signal.signal(signal.SIGINT, lambda *_: supervisor.stop())
     signal.signal(signal.SIGTERM, lambda *_: supervisor.stop())
@@ -91,7 +95,7 @@ def cluster_command(apis: int, workers: int) -> None:
 def worker(burst: bool) -> None:
     """Run an RQ worker (with its scheduler) for bots, deadlines, tallies and the sweep; it outlives Redis outages."""
     config = Config()
-    client, queue_client = connect(), checked(config).queue_redis()
+    client, queue_client = connect_when_up(), checked(config).queue_redis()
     jobs.use(House(bootstrap(config, client, queue_client), config.stall_s))
     if burst:
         queue = Queue(QUEUE, connection=queue_client)
@@ -120,6 +124,20 @@ def connect() -> redis.Redis:
     if not config.redis_url:
         raise click.UsageError("set REDIS_URL to the Redis that holds the games")
     return checked(config).redis()
+
+
+def connect_when_up() -> redis.Redis:
+    """`connect()`, waiting for a Redis Cluster that does not answer yet: its client asks a node for the
+    cluster's layout as it is made (a plain Redis client connects at its first command, and the worker waits
+    there)."""
+    backoff = Backoff()
+    while True:
+        try:
+            return connect()
+        except (redis.RedisError, RedisClusterException) as error:
+            delay = backoff.delay(0)
+            logging.warning("the games' Redis Cluster does not answer (%s); trying again in %g s", error, delay)
+            time.sleep(delay)
 
 
 def checked(config: Config) -> Config:

@@ -167,12 +167,12 @@ def worker_command() -> list[str]:
 
 
 def local_topology(
-    data_dir: Path, node_port: int, queue_port: int, api_port: int, apis: int, workers: int
+    data_dir: Path, node_port: int, queue_port: int, api_port: int, apis: int, workers: int, fsync: str = "always"
 ) -> tuple[list[Child], list[str]]:
     """Start the cluster (`data_dir`/cluster, kept across runs) and the queue Redis, and name every process
     a supervisor is to keep running: each node and the queue Redis (restarted on their ports and data), the
     API processes (ports from `api_port` up) and the workers. Answers the children and what to print."""
-    cluster = LocalCluster(data_dir / "cluster", ports=[node_port + i for i in range(6)]).start()
+    cluster = LocalCluster(data_dir / "cluster", ports=[node_port + i for i in range(6)], fsync=fsync).start()
     queues = RedisServer(data_dir / "queues", queue_port, fsync="everysec").start()
     env = deployment_env(cluster.url, queues.url)
     started = time.monotonic()

@@ -61,3 +61,22 @@ def test_without_the_replicas_asked_for_a_write_is_answered_503_not_replicated(
     assert plain.version(table) == table.body["version"] + 1
     auth = plain.auth(table, 1)
     assert_problem(api.http.post(f"/v1/games/{table.id}/stream-tickets", headers=auth), 503, "not_replicated")
+
+
+def test_a_worker_waits_for_a_redis_cluster_that_does_not_answer_yet() -> None:
+    env = {
+        **os.environ,
+        "REDIS_URL": "redis://127.0.0.1:1/0",
+        "SYNDICATE_REDIS_CLUSTER": "1",
+        "SYNDICATE_QUEUE_URL": "redis://127.0.0.1:1/0",
+    }
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "service.cli", "worker"], env=env, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        with pytest.raises(subprocess.TimeoutExpired):
+            worker.wait(timeout=3)  # still there, trying again
+    finally:
+        worker.terminate()
+        _, err = worker.communicate(timeout=10)
+    assert "the games' Redis Cluster does not answer" in err and "trying again" in err
