@@ -58,20 +58,21 @@ def active_games() -> str:
 
 
 def leaderboard_counted(ruleset: str) -> str:
-    """The finished games a ruleset's leaderboard has counted. Its keys share `{leaderboard}`."""
-    return f"{PREFIX}:{{leaderboard}}:{ruleset}:counted"
+    """The finished games a ruleset's leaderboard has counted. A ruleset's leaderboard keys share the hash tag
+    `{leaderboard:<ruleset>}`: each leaderboard is one slot, and the three rulesets' are three."""
+    return f"{PREFIX}:{{leaderboard:{ruleset}}}:counted"
 
 
 def leaderboard_stats(ruleset: str) -> str:
     """Per player name: a hash field `<name>:games`, `<name>:wins`, `<name>:points`."""
-    return f"{PREFIX}:{{leaderboard}}:{ruleset}:stats"
+    return f"{PREFIX}:{{leaderboard:{ruleset}}}:stats"
 
 
 READ_MODEL_PATTERNS = (
     f"{PREFIX}:game:{{*}}:views",
     f"{PREFIX}:game:{{*}}:result",
     f"{PREFIX}:{{lobby}}:*",
-    f"{PREFIX}:{{leaderboard}}:*",
+    f"{PREFIX}:{{leaderboard:*}}:*",
 )
 """Every read model key, as SCAN patterns: what a rebuild drops."""
 

@@ -14,6 +14,7 @@ import secrets
 import redis
 
 from events import keys
+from events.replication import Replication
 
 TICKET_TTL_S = 60
 
@@ -23,13 +24,15 @@ def digest(ticket: str) -> str:
 
 
 class TicketStore:
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: redis.Redis, replication: Replication | None = None) -> None:
         self.redis = client
+        self.replication = replication or Replication()
 
     def issue(self, game_id: str, seat: int, ttl_s: int = TICKET_TTL_S) -> str:
-        """A new ticket for the seat's feed of the game."""
+        """A new ticket for the seat's feed of the game (held by the replicas asked for, before it is handed out)."""
         ticket = secrets.token_urlsafe(32)
-        self.redis.set(keys.stream_ticket(game_id, digest(ticket)), seat, ex=ttl_s)
+        key = keys.stream_ticket(game_id, digest(ticket))
+        self.replication.write(self.redis, key, lambda target: target.set(key, seat, ex=ttl_s))
         return ticket
 
     def redeem(self, game_id: str, ticket: str) -> int | None:

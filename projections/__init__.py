@@ -44,11 +44,11 @@ class Projections:
         counts = after.tallied and not (before and before.tallied)
         if not (counts or shows_a_change(before, after)):
             return
-        pipe = self.redis.pipeline(transaction=False)
-        self.lobby.project(after, pipe)
+        # One call each, not a pipeline: on a Redis Cluster they live in slots of their own (and it is one
+        # more round trip once a game, at the tally).
+        self.lobby.project(after)
         if counts:
-            self.leaderboard.count(ruleset, after, pipe)
-        pipe.execute()
+            self.leaderboard.count(ruleset, after)
 
     def catch_up(self, game: Game) -> None:
         """Write a game's every read model as of its table (a read found them behind, or a rebuild)."""

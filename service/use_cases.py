@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -17,6 +18,7 @@ from typing import Any
 import msgspec
 
 from events.commands import CloseWait, Command, CreateGame, JoinGame, MakeMove, TallyGame
+from events.replication import NotReplicatedError
 from events.repository import Decision, Game, seal
 from events.store import AnswerKey, DuplicateRequestError, StaleVersionError
 from games import table as tables
@@ -81,10 +83,27 @@ def save(
     """Store a decision with its read models and any new seats' token hashes; then tell who follows."""
     views, result = game_models(decision.after.ruleset, decision.after.table)
     hashes = {seat: tokens.digest(token) for seat, token in (handed or {}).items()}
-    services.repository.save(decision, hashes, answer, views, result)
+    with telling_followers(services, decision):
+        services.repository.save(decision, hashes, answer, views, result)
+    return Saved(decision, views)
+
+
+@contextmanager
+def telling_followers(services: Services, decision: Decision) -> Iterator[None]:
+    """Tell the followers (lobby, leaderboard, scheduler) of a decision once it is saved; also of one that
+    stands on the master though its replicas did not confirm it in time: they are idempotent, and a game
+    whose bot's job was not queued would wait for the sweep."""
+    try:
+        yield
+    except NotReplicatedError:
+        tell(services, decision)
+        raise
+    tell(services, decision)
+
+
+def tell(services: Services, decision: Decision) -> None:
     for follower in services.after_save:
         follower(decision)
-    return Saved(decision, views)
 
 
 def create_game(
@@ -155,15 +174,14 @@ def make_move(
         answer = move_answer(decision, seat, views[field_of(seat)])
         try:
             stored = (answer_key, fingerprint + b"\n" + answer) if answer_key else None
-            services.repository.save(decision, None, stored, views, result)
+            with telling_followers(services, decision):
+                services.repository.save(decision, None, stored, views, result)
         except StaleVersionError:
             if if_match is not None:
                 raise VersionMismatchError("another move landed first") from None
             continue
         except DuplicateRequestError as duplicate:
             return first_answer(duplicate.answer, fingerprint)
-        for follower in services.after_save:
-            follower(decision)
         return answer
     raise too_busy()
 

@@ -26,7 +26,7 @@ from games.registry import RULESETS
 from games.schema import Schema, merge, one_of, prefix, ref
 from games.table import TABLE_EVENTS
 from service.api import schemas
-from service.api.problems import RETRY_AFTER_S
+from service.api.problems import NOT_REPLICATED_RETRY_AFTER_S, RETRY_AFTER_S
 
 SEAT_OR_SPECTATOR: list[dict[str, list[str]]] = [{"seatToken": []}, {}]
 """A seat token is optional: with one the caller sees its seat, without one it is a spectator."""
@@ -137,9 +137,10 @@ PROBLEMS: dict[int, tuple[str, str, dict[str, Any]]] = {
     ),
     503: (
         "ServiceUnavailable",
-        "The game store (Redis) is not answering (`unavailable`): retry after `Retry-After` seconds. A move"
-        " answered 503 either never landed or landed whole: retried with its `Idempotency-Key`, it gets its first"
-        " answer.",
+        "The game store (Redis) is not answering (`unavailable`), or, where the deployment asks for replicas"
+        " (`SYNDICATE_MIN_REPLICAS`), they did not confirm the write in time (`not_replicated`): retry after"
+        " `Retry-After` seconds. A move answered 503 either never landed or landed whole: retried with its"
+        " `Idempotency-Key`, it gets its first answer.",
         problem_example(
             503, "unavailable", "Service unavailable", "the game store is not answering; try again in 3 seconds"
         ),
@@ -157,7 +158,10 @@ def problem_response(status: int) -> dict[str, Any]:
     if status == 503:
         response["headers"] = {
             "Retry-After": {
-                "description": f"seconds to wait before trying again ({RETRY_AFTER_S})",
+                "description": (
+                    f"seconds to wait before trying again ({RETRY_AFTER_S}; {NOT_REPLICATED_RETRY_AFTER_S} for"
+                    " `not_replicated`)"
+                ),
                 "schema": {"type": "integer"},
             }
         }
