@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import redis
 
+from events.players import PlayerStore
 from events.repository import GameRepository
 from events.store import RedisEventStore
 from events.tickets import TicketStore
@@ -24,5 +25,6 @@ def bootstrap(config: Config | None = None, client: redis.Redis | None = None) -
         projections=projections,
         scheduler=scheduler,
         tickets=TicketStore(client),
+        players=PlayerStore(client),
         after_save=(projections.after_save, scheduler.after_save),
     )
