@@ -13,8 +13,9 @@ from typing import Any
 
 import redis
 
-from events import keys, players
+from events import keys
 from events.players import PlayerStore
+from events.players import fold as fold_player
 from events.repository import Decision, Game, fold, ruleset_of
 from events.store import EventStore
 from games import table as tables
@@ -112,6 +113,6 @@ class Projections:
     def rebuild_players(self) -> None:
         player_store = PlayerStore(self.redis)
         for player_id in list(player_store.player_ids()):
-            player = players.fold(player_store.log(player_id))
+            player = fold_player(player_store.log(player_id))
             if player is not None:
                 player_store.rewrite(player)
