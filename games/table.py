@@ -61,7 +61,7 @@ class GameCreated(Event, frozen=True):
     """The finished game this one replays with the same seats and options."""
 
 
-class SeatJoined(Event, frozen=True):
+class SeatJoined(Event, frozen=True, omit_defaults=True):
     type = "seat_joined"
     seat: int
     name: str
@@ -82,7 +82,7 @@ class SeatResigned(Event, frozen=True):
     seat: int
 
 
-class GameAborted(Event, frozen=True):
+class GameAborted(Event, frozen=True, omit_defaults=True):
     """The creator called off a game that had not started."""
 
     type = "game_aborted"
@@ -90,7 +90,7 @@ class GameAborted(Event, frozen=True):
     player: str | None = None
 
 
-class RematchCreated(Event, frozen=True):
+class RematchCreated(Event, frozen=True, omit_defaults=True):
     """A new game with the same seats and options follows this one."""
 
     type = "rematch_created"

@@ -46,6 +46,8 @@ def notices(ruleset: Ruleset[Any], before: Table[Any] | None, after: Table[Any])
         told.append((player, f"{after.game_id}:{key}:{kind}", {"type": kind, **game, **fields}))
 
     seated = {s.player: i for i, s in enumerate(after.seats) if s.player}
+    if not seated:
+        return told  # a table of anonymous seats and bots tells nobody: a move costs nothing more
     was = {s.player for s in before.seats if s.player} if before else set()
     for player, seat in seated.items():
         if player not in was:
