@@ -29,6 +29,7 @@ from events.commands import (
     TallyGame,
 )
 from events.envelope import GENESIS, Envelope, content_hash
+from events.players import Player, PlayerEvent, fold
 from events.registry import to_payload
 from events.repository import event_of
 from games import lifecycle
@@ -156,3 +157,17 @@ def check_live(report: Report, live: Table[Any] | None, stored: tuple[int, int, 
         expected = tables.view(report.ruleset, report.table, SPECTATOR if seat is None else seat)
         if msgspec.json.decode(view) != msgspec.json.decode(msgspec.json.encode(expected)):
             report.problem(version, "views", f"the stored view of {viewer} differs from the replayed log")
+
+
+def audit_player(player_id: str, log: Sequence[PlayerEvent], stored: Player | None) -> Report:
+    """Check a player's log: versions 1..N, registration first, and the stored player equal to its fold."""
+    report = Report(player_id, len(log))
+    for expected, event in enumerate(log, start=1):
+        if event.version != expected:
+            report.problem(event.version, "versions", f"expected version {expected}")
+    if not log or log[0].type != "player_registered":
+        report.problem(1, "log", "a player's log starts with player_registered")
+        return report
+    if stored is None or msgspec.to_builtins(stored) != msgspec.to_builtins(fold(log)):
+        report.problem(len(log), "state", "the stored player differs from its replayed log")
+    return report

@@ -116,3 +116,24 @@ def test_my_games_lists_the_players_games_by_status(api: ApiClient) -> None:
     assert profile["name"] == "Ann" and [g["game_id"] for g in profile["recent_games"]] == [playing.id, waiting.id]
     assert "tokens" not in profile
     assert_problem(api.http.get("/v1/players/0123456789abcdef"), 404, "player_not_found")
+
+
+def test_a_players_log_is_audited_against_its_stored_state(api: ApiClient, redis_client: redis.Redis) -> None:
+    from click.testing import CliRunner
+
+    from service import cli
+
+    token = api.register("Ann")
+    api.http.post("/v1/players/me/tokens", headers=bearer(token))
+    pid = player_id(api, token)
+    runner = CliRunner(env={"REDIS_URL": _url(redis_client)})
+    ok = runner.invoke(cli.main, ["audit", "--player", pid])
+    assert ok.exit_code == 0 and '"ok": true' in ok.output
+    redis_client.set(keys.player_state(pid), redis_client.get(keys.player_state(pid)).replace(b'"Ann"', b'"Eve"'))
+    tampered = runner.invoke(cli.main, ["audit", "--player", pid])
+    assert tampered.exit_code == 1 and '"check": "state"' in tampered.output
+
+
+def _url(client: redis.Redis) -> str:
+    kwargs = client.connection_pool.connection_kwargs
+    return f"redis://{kwargs['host']}:{kwargs['port']}/{kwargs.get('db', 0)}"
