@@ -112,9 +112,10 @@ def test_docs_render_every_operation_offline_and_keep_the_seat_token(context: Br
     assert page.locator(".opblock").count() >= 15, "every operation of the document"
 
     page.locator(".auth-wrapper button.authorize").click()
-    page.locator(".modal-ux input").fill("a-seat-token")
-    page.locator(".modal-ux button.authorize").click()
-    page.locator(".modal-ux button.btn-done").click()
+    seat_form = page.locator(".modal-ux form").filter(has_text="seatToken")  # the player token has a form too
+    seat_form.locator("input").fill("a-seat-token")
+    seat_form.locator("button.authorize").click()
+    page.locator(".modal-ux button.btn-done").first.click()
     page.reload(wait_until="networkidle")
     page.locator(".opblock").first.wait_for(state="visible")
     kept = page.evaluate("localStorage.getItem('authorized')") or ""
