@@ -10,7 +10,9 @@ The ratings are a fold over the rated games in the order of their tally (its tim
 tallied after every game counted so far is applied to the stored ratings; one that arrives out of that order
 (a slow tally job) makes the ruleset's ratings be folded again from every counted game's standings, which are
 kept. So the ratings never depend on the order in which jobs ran, and a rebuild from the logs reproduces them
-byte for byte. A game is counted once: its id is the key of its standings.
+byte for byte. A game is counted once: its id is the key of its standings. Ratings are computed here and stored
+by one Lua script on the ruleset's slot, which refuses them if another game was counted meanwhile (then they
+are computed again).
 """
 
 from __future__ import annotations
@@ -118,54 +120,64 @@ Change = tuple[str, Rating | None, Rating]
 encode = msgspec.json.Encoder().encode
 
 
+# Count one game, once, on the ratings it was computed from: refused (-1) if another game was counted since
+# (the number of counted games moved), 0 if this one was counted already. KEYS: games, ratings, board, order.
+# ARGV: the games counted before, the game id, its standings, the new order key, then (identity, rating, ordinal)s.
+_COUNT = """
+if redis.call('HEXISTS', KEYS[1], ARGV[2]) == 1 then return 0 end
+if redis.call('HLEN', KEYS[1]) ~= tonumber(ARGV[1]) then return -1 end
+redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
+for i = 5, #ARGV, 3 do
+  redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1])
+  redis.call('ZADD', KEYS[3], ARGV[i + 2], ARGV[i])
+end
+redis.call('SET', KEYS[4], ARGV[4])
+return 1
+"""
+
+
 class Ratings:
     def __init__(self, client: redis.Redis) -> None:
         self.redis = client
+        self._count = client.register_script(_COUNT)
 
     def count(self, ruleset: str, standing: Standing) -> list[Change]:
-        """Count one game, once; the changes of its identities' ratings (none if it was counted before)."""
-        watched = [keys.rated_games(ruleset), keys.ratings(ruleset), keys.rating_board(ruleset)]
-        with self.redis.pipeline() as pipe:
-            while True:
-                try:
-                    pipe.watch(*watched)
-                    return self._count(pipe, ruleset, standing)
-                except redis.WatchError:
-                    continue  # another game of the ruleset was counted meanwhile: count on its ratings
-
-    def _count(self, pipe: Any, ruleset: str, standing: Standing) -> list[Change]:
-        games_key, ratings_key, _ = keys.rated_games(ruleset), keys.ratings(ruleset), keys.rating_board(ruleset)
-        if pipe.hexists(games_key, standing.game_id):
-            return []
+        """Count one game, once; the changes of its identities' ratings (none if it was counted before).
+        Computed from the stored ratings, and stored only if no other game was counted meanwhile (else again)."""
+        games_key, ratings_key = keys.rated_games(ruleset), keys.ratings(ruleset)
         who = list(dict.fromkeys(s.identity for s in standing.seats))
-        stored = dict(zip(who, pipe.hmget(ratings_key, who), strict=True))
-        before = {k: msgspec.json.decode(v, type=Rating) for k, v in stored.items() if v is not None}
-        last = pipe.get(keys.rating_order(ruleset))
-        if last is None or standing.order > last.decode():
-            after = rate(before, standing)
-        else:  # out of order: fold the ruleset again from every counted game
-            counted = [msgspec.json.decode(v, type=Standing) for v in pipe.hvals(games_key)]
-            after = fold([*counted, standing])
-        pipe.multi()
-        pipe.hset(games_key, standing.game_id, encode(standing))
-        self._write(pipe, ruleset, after, max(standing.order, last.decode() if last else ""))
-        pipe.execute()
-        return [(k, before.get(k), after[k]) for k in who]
-
-    def _write(self, pipe: Any, ruleset: str, ratings: Mapping[str, Rating], order: str) -> None:
-        if ratings:
-            pipe.hset(keys.ratings(ruleset), mapping={k: encode(r) for k, r in ratings.items()})
-            pipe.zadd(keys.rating_board(ruleset), {k: r.ordinal for k, r in ratings.items()})
-        pipe.set(keys.rating_order(ruleset), order)
+        while True:
+            if self.redis.hexists(games_key, standing.game_id):
+                return []
+            counted = int(self.redis.hlen(games_key))
+            stored = dict(zip(who, self.redis.hmget(ratings_key, who), strict=True))
+            before = {k: msgspec.json.decode(v, type=Rating) for k, v in stored.items() if v is not None}
+            raw_last: Any = self.redis.get(keys.rating_order(ruleset))
+            last = raw_last.decode() if raw_last else ""
+            if standing.order > last:
+                after = rate(before, standing)
+            else:  # out of order: fold the ruleset again from every counted game
+                found = [msgspec.json.decode(v, type=Standing) for v in self.redis.hvals(games_key)]
+                after = fold([*found, standing])
+            written = self._count(
+                keys=[games_key, ratings_key, keys.rating_board(ruleset), keys.rating_order(ruleset)],
+                args=[counted, standing.game_id, encode(standing), max(standing.order, last), *ratings_args(after)],
+            )
+            if written == 0:
+                return []
+            if written == 1:
+                return [(k, before.get(k), after[k]) for k in who]
 
     def rebuild(self, ruleset: str, standings: Sequence[Standing]) -> None:
         """Write a ruleset's ratings folded from these games (after a drop)."""
         if not standings:
             return
+        ratings = fold(standings)
         pipe = self.redis.pipeline(transaction=False)
-        for standing in standings:
-            pipe.hset(keys.rated_games(ruleset), standing.game_id, encode(standing))
-        self._write(pipe, ruleset, fold(standings), max(s.order for s in standings))
+        pipe.hset(keys.rated_games(ruleset), mapping={s.game_id: encode(s) for s in standings})
+        pipe.hset(keys.ratings(ruleset), mapping={k: encode(r) for k, r in ratings.items()})
+        pipe.zadd(keys.rating_board(ruleset), {k: r.ordinal for k, r in ratings.items()})
+        pipe.set(keys.rating_order(ruleset), max(s.order for s in standings))
         pipe.execute()
 
     def board(self, ruleset: str, offset: int, limit: int) -> tuple[int, list[dict[str, Any]]]:
@@ -186,6 +198,10 @@ class Ratings:
             if raw:
                 found[ruleset] = row(who, msgspec.json.decode(raw, type=Rating))
         return found
+
+
+def ratings_args(ratings: Mapping[str, Rating]) -> list[Any]:
+    return [item for who, r in ratings.items() for item in (who, encode(r), r.ordinal)]
 
 
 def row(who: str, rating: Rating) -> dict[str, Any]:

@@ -184,3 +184,18 @@ def test_the_tally_job_run_twice_changes_no_rating(api: ApiClient, redis_client:
 
         jobs.tally(game_id)
     assert dump(redis_client) == before
+
+
+def test_games_counted_at_once_by_racing_tallies_are_each_counted_on_the_others(redis_client: redis.Redis) -> None:
+    import threading
+
+    games = standings()
+    threads = [threading.Thread(target=Ratings(redis_client).count, args=("r", s)) for s in games]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    raced = raw(redis_client, "r")
+    redis_client.flushdb()
+    Ratings(redis_client).rebuild("r", games)
+    assert raw(redis_client, "r") == raced
