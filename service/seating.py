@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from events.commands import AbortGame, Command, CreateRematch, LeaveGame, ResignGame
 from events.players import Player
-from events.repository import Game, NoSuchGameError
+from events.repository import Game, NoSuchGameError, seal
 from events.store import StaleVersionError
 from games import lifecycle
 from games import table as tables
@@ -29,7 +29,6 @@ from service.use_cases import (
     new_game,
     player_of,
     save,
-    seal,
     seat_of,
     too_busy,
 )
@@ -41,9 +40,9 @@ def _act(services: Services, game_id: str, token: str | None, decide: Decide, ne
     """Decide for the caller (its seat, its player) on the current game, and save; again if another landed."""
     if token is None:
         raise InvalidTokenError("send the seat's token or the player's token")
+    player = player_of(services, token)
     for _ in range(MAX_ATTEMPTS):
         game = services.repository.get(game_id)
-        player = player_of(services, token)
         try:
             seat = seat_of(services, game, token)
         except InvalidTokenError:
