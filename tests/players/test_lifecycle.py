@@ -144,3 +144,26 @@ def test_racing_quick_matches_fill_one_game(app: Flask, api: ApiClient) -> None:
         seats = api.game(Table(game_id))["seats"]
         assert api.game(Table(game_id))["status"] == "in_progress" and len({s["player"] for s in seats}) == 3
     assert {player_id(api, t) for t in tokens} == {s["player"] for g in set(games) for s in api.game(Table(g))["seats"]}
+
+
+def test_a_player_who_leaves_loses_the_game_from_its_list_and_may_come_back(api: ApiClient) -> None:
+    ann, bob = api.register("Ann"), api.register("Bob")
+    table = create(api, ann, [{"player": "me"}, {"open": True}, {"open": True}])
+    join(api, table, bob)
+    assert api.http.post(f"/v1/games/{table.id}/leave", headers=bearer(bob)).status_code == 200
+    assert api.http.get("/v1/players/me/games", headers=bearer(bob)).json == []
+    assert_problem(api.http.get(f"/v1/games/{table.id}", headers=bearer(bob)), 401, "invalid_token")
+    assert join(api, table, bob) == 1
+    assert [g["game_id"] for g in api.http.get("/v1/players/me/games", headers=bearer(bob)).json] == [table.id]
+
+
+def test_a_player_token_opens_its_seats_own_game_feed(api: ApiClient) -> None:
+    ann = api.register("Ann")
+    table = create(api, ann, [{"player": "me"}, {"name": "Bob"}, {"name": "Cat"}], options={"first_boss": 0})
+    api.http.post(f"/v1/games/{table.id}/moves", json={"type": "play", "card": 7}, headers=bearer(ann))
+    own = [e for e in api.events(table) if e["type"] == "twelve_gangsters.gangster_played"]
+    assert "card" not in own[0]["payload"]  # a spectator does not see it
+    mine = api.http.get(f"/v1/games/{table.id}/events", headers=bearer(ann)).json["events"]
+    assert [e["payload"].get("card") for e in mine if e["type"] == "twelve_gangsters.gangster_played"] == [7]
+    ticket = api.http.post(f"/v1/games/{table.id}/stream-tickets", headers=bearer(ann))
+    assert ticket.status_code == 201 and ticket.json["seat"] == 0
