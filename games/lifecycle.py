@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.base import Event, IllegalMoveError, Ruleset
+from games.base import Event, IllegalMoveError
 from games.table import GameAborted, RematchCreated, Seat, SeatLeft, SeatResigned, Status, Table
 
 
@@ -67,7 +67,6 @@ def rematch(table: Table[Any], seat: int, game_id: str) -> list[Event]:
     return [RematchCreated(game_id=game_id, seat=seat)]
 
 
-def rematch_seats(ruleset: Ruleset[Any], table: Table[Any]) -> list[Seat]:
+def rematch_seats(table: Table[Any]) -> list[Seat]:
     """The seats of a rematch: players seated again, bots kept, anonymous seats named as before."""
-    del ruleset  # every ruleset seats a rematch alike
     return [Seat(name=s.name, bot=s.bot, player=s.player) for s in table.seats]

@@ -23,13 +23,14 @@ from games.table import Status, Table
 from projections.ratings import Change, row
 
 FEED_LENGTH = 1000
-SENT_TTL_S = 7 * 24 * 3600
 
-# KEYS: the feed, the set of notices sent. ARGV: the notice's key, its JSON, the feed's length, the set's TTL.
+# KEYS: the feed, the keys of the notices sent (a sorted set, by when). ARGV: the notice's key, its JSON, the
+# feed's length. The keys of the last 2 x FEED_LENGTH notices are kept: a notice is told twice within seconds.
 _TELL = """
-if redis.call('SADD', KEYS[2], ARGV[1]) == 0 then return 0 end
-redis.call('EXPIRE', KEYS[2], ARGV[4])
-redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[3], '*', 'n', ARGV[2])
+if redis.call('ZSCORE', KEYS[2], ARGV[1]) then return 0 end
+local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[3], '*', 'n', ARGV[2])
+redis.call('ZADD', KEYS[2], tonumber(string.match(id, '^(%d+)')), ARGV[1])
+redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -2 * tonumber(ARGV[3]) - 1)
 return 1
 """
 
@@ -99,10 +100,7 @@ class PlayerProjection:
     def tell(self, told: list[Notice], at: str) -> None:
         for player, key, notice in told:
             data = msgspec.json.encode({**notice, "at": at})
-            self._tell(
-                keys=[keys.player_feed(player), keys.player_feed_sent(player)],
-                args=[key, data, FEED_LENGTH, SENT_TTL_S],
-            )
+            self._tell(keys=[keys.player_feed(player), keys.player_feed_sent(player)], args=[key, data, FEED_LENGTH])
 
     def list_games(self, before: Table[Any] | None, after: Table[Any]) -> None:
         """Keep each player's list of games: added when seated, removed when it left."""

@@ -75,3 +75,18 @@ def test_a_feed_needs_a_player_and_a_well_formed_id(api: ApiClient) -> None:
     ticket = api.http.post("/v1/players/me/stream-tickets", headers=bearer(ann)).json["ticket"]
     both = api.http.get(f"/v1/players/me/events/stream?ticket={ticket}", headers=bearer(ann))
     assert_problem(both, 422, "invalid_request")
+
+
+def test_a_notice_told_twice_is_kept_once(api: ApiClient, redis_client) -> None:
+    from events import keys
+    from service.api import context
+
+    projection = context.services_of(api.http.application).projections.players
+    notice = ("p0", "g:1:seated", {"type": "seated", "game_id": "g"})
+    projection.tell([notice], "2026-12-01T00:00:00.000Z")
+    projection.tell([notice, ("p0", "g:2:game_started", {"type": "game_started"})], "2026-12-01T00:00:01.000Z")
+    assert [n["type"] for _, n in [(i, json.loads(d)) for i, d in projection.feed("p0", "0", 0.1)]] == [
+        "seated",
+        "game_started",
+    ]
+    assert redis_client.zcard(keys.player_feed_sent("p0")) == 2
