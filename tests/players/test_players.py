@@ -6,9 +6,11 @@ from __future__ import annotations
 import threading
 
 import redis
+from click.testing import CliRunner
 from flask import Flask
 
 from events import keys
+from service import cli
 from tests.client import ApiClient, assert_problem
 from tests.players.helpers import bearer, create, join, play_first_legal, player_id
 
@@ -119,10 +121,6 @@ def test_my_games_lists_the_players_games_by_status(api: ApiClient) -> None:
 
 
 def test_a_players_log_is_audited_against_its_stored_state(api: ApiClient, redis_client: redis.Redis) -> None:
-    from click.testing import CliRunner
-
-    from service import cli
-
     token = api.register("Ann")
     api.http.post("/v1/players/me/tokens", headers=bearer(token))
     pid = player_id(api, token)

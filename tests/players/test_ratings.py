@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
 import pytest
 import redis
 
@@ -14,6 +15,7 @@ from games.registry import RULESETS
 from games.selfplay import play_out
 from games.table import Seat
 from projections.ratings import RatedSeat, Ratings, Standing, fold, rate, standing_of
+from service import jobs
 from service.api import context
 from service.bootstrap import bootstrap
 from tests.client import ApiClient, assert_problem
@@ -23,8 +25,6 @@ GANGSTERS = RULESETS["twelve-gangsters"]
 
 
 def finished(seats: list[Seat], resigned: tuple[int, ...] = (), seed: int = 3) -> Any:
-    import msgspec
-
     table = play_out(GANGSTERS, ["random"] * len(seats), seed)
     return msgspec.structs.replace(table, seats=tuple(seats), resigned=resigned)
 
@@ -106,7 +106,7 @@ def test_ratings_are_the_same_whatever_order_the_tallies_are_counted_in(redis_cl
     assert ratings.board("r", 0, 10)[1][0]["games"] == 5
     folded = fold(games)
     assert {k: v.mu for k, v in folded.items()} == {
-        k.decode(): __import__("msgspec").json.decode(v)["mu"] for k, v in in_order["ratings"].items()
+        k.decode(): msgspec.json.decode(v)["mu"] for k, v in in_order["ratings"].items()
     }
 
 
@@ -180,8 +180,6 @@ def test_the_tally_job_run_twice_changes_no_rating(api: ApiClient, redis_client:
     before = dump(redis_client)
     for game_id in services.projections.lobby.active() + [e["game_id"] for e in api.http.get("/v1/games").json]:
         services.projections.catch_up(services.repository.get(game_id))
-        from service import jobs
-
         jobs.tally(game_id)
     assert dump(redis_client) == before
 
