@@ -25,7 +25,7 @@ from games.registry import RULESETS
 from games.table import SetupError
 from projections import game_models
 from projections.views import field_of
-from service import tokens
+from service import metrics, tokens
 from service.errors import ConflictError, InvalidRequestError, InvalidTokenError, VersionMismatchError
 from service.feed import feed_item
 from service.services import Services
@@ -164,6 +164,7 @@ def make_move(
             return first_answer(duplicate.answer, fingerprint)
         for follower in services.after_save:
             follower(decision)
+        metrics.MOVES.labels(game.ruleset.id, caller.by or "player").inc()
         return answer
     raise too_busy()
 

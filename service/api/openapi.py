@@ -33,9 +33,9 @@ SEAT_OR_SPECTATOR: list[dict[str, list[str]]] = [{"seatToken": []}, {}]
 SEAT: list[dict[str, list[str]]] = [{"seatToken": []}]
 """A seat token is needed."""
 
-NOT_RATE_LIMITED = frozenset({"getHealth", "getLiveness", "getReadiness"})
+NOT_RATE_LIMITED = frozenset({"getHealth", "getLiveness", "getReadiness", "getMetrics"})
 """The operations service/app.py exempts from the rate limit: probes must never be refused."""
-WITHOUT_REDIS = frozenset({"listRulesets", "getCardCatalogue", "getLiveness", "getHealth"})
+WITHOUT_REDIS = frozenset({"listRulesets", "getCardCatalogue", "getLiveness", "getHealth", "getMetrics"})
 """The operations that answer without Redis (/healthz answers its own 503 body, documented on the route)."""
 
 PROBLEM = "application/problem+json"

@@ -12,6 +12,7 @@ from werkzeug.exceptions import HTTPException
 from events.repository import NoSuchGameError
 from games.base import IllegalMoveError, MoveFormatError
 from games.table import SetupError
+from service import metrics
 from service.api.schemas import ProblemSchema
 from service.errors import GameNotFoundError, ProblemError
 
@@ -34,6 +35,7 @@ RETRY_AFTER_S = 3
 
 def problem(status: int, code: str, title: str, detail: str, **extra: Any) -> Response:
     body = {"type": "about:blank", "title": title, "status": status, "detail": detail, "code": code, **extra}
+    metrics.REFUSALS.labels(code).inc()
     return Response(json.dumps(body), status=status, mimetype="application/problem+json")
 
 
