@@ -23,7 +23,7 @@ from rq import Queue, SimpleWorker
 from events.envelope import decode as envelope_decode
 from games.registry import RULESETS
 from games.selfplay import simulate as simulate_games
-from service import jobs, logs, queries
+from service import gunicorn_conf, jobs, logs, queries
 from service.api import context
 from service.audit import audit_log
 from service.bootstrap import bootstrap
@@ -88,6 +88,7 @@ def serve() -> None:
         raise click.UsageError("set REDIS_URL to the Redis that holds the games (`syndicate run` starts its own)")
     if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):  # where each worker keeps its counts for /metrics
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="syndicate-metrics-")
+        os.environ[gunicorn_conf.TEMPORARY] = "1"  # gunicorn removes it when it exits
     sys.stdout.flush()
     os.execv(sys.executable, [sys.executable, "-m", "gunicorn", *gunicorn_args(config)])
 

@@ -4,6 +4,7 @@ logs as JSON, and the hooks that keep `/metrics` right across workers and end li
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,9 @@ from service.logs import GUNICORN
 from service.supervisor import alive
 
 logconfig_dict = GUNICORN
+
+TEMPORARY = "SYNDICATE_METRICS_DIR_TEMPORARY"
+"""Set by `syndicate serve` when it made PROMETHEUS_MULTIPROC_DIR itself, for this gunicorn only."""
 
 
 def on_starting(server: Any) -> None:
@@ -39,3 +43,9 @@ def child_exit(server: Any, worker: Any) -> None:
 
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         multiprocess.mark_process_dead(worker.pid)
+
+
+def on_exit(server: Any) -> None:
+    """The metrics directory `syndicate serve` made goes with the server (one given to it stays)."""
+    if os.environ.get(TEMPORARY) and (directory := os.environ.get("PROMETHEUS_MULTIPROC_DIR")):
+        shutil.rmtree(directory, ignore_errors=True)

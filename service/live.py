@@ -41,7 +41,7 @@ def serving() -> bool:
 
 def serve_while(condition: Callable[[], bool]) -> None:
     global serving
-    serving = condition  # type: ignore[assignment]
+    serving = condition
 
 
 def finished_at(table: Table[Any]) -> int | None:

