@@ -148,18 +148,27 @@ PROBLEMS: dict[int, tuple[str, str, dict[str, Any]]] = {
 """Each problem status: its response component's name, what it means here, and an example."""
 
 
+REQUEST_ID = {
+    "description": "the request's id: the client's `X-Request-ID` if it fits the pattern, else one made for it; "
+    "the service's log line for the request carries it too",
+    "schema": {"type": "string", "pattern": "^[A-Za-z0-9._:-]{1,128}$"},
+}
+"""service/api/telemetry.py: a header of every request (optional) and of every answer."""
+REQUEST_ID_HEADER = {"X-Request-ID": "RequestId"}
+"""A response header, by its component's name (apispec makes it a reference)."""
+
+
 def problem_response(status: int) -> dict[str, Any]:
     _, description, example = PROBLEMS[status]
     response: dict[str, Any] = {
         "description": description,
         "content": {PROBLEM: {"schema": ref("Problem"), "example": example}},
+        "headers": dict(REQUEST_ID_HEADER),
     }
     if status == 503:
-        response["headers"] = {
-            "Retry-After": {
-                "description": f"seconds to wait before trying again ({RETRY_AFTER_S})",
-                "schema": {"type": "integer"},
-            }
+        response["headers"]["Retry-After"] = {
+            "description": f"seconds to wait before trying again ({RETRY_AFTER_S})",
+            "schema": {"type": "integer"},
         }
     return response
 
@@ -193,6 +202,8 @@ class ProblemResponses(BasePlugin):
         self.operation_ids: set[str] = set()
         for status, (name, *_) in PROBLEMS.items():
             spec.components.response(name, problem_response(status))
+        spec.components.parameter("RequestId", "header", {"name": "X-Request-ID", "required": False, **REQUEST_ID})
+        spec.components.header("RequestId", REQUEST_ID)
 
     def operation_helper(self, path: str | None = None, operations: dict[str, Any] | None = None, **_: Any) -> None:
         for method, operation in (operations or {}).items():
@@ -209,6 +220,10 @@ class ProblemResponses(BasePlugin):
             for status in problems_of(path or "", operation):
                 if not any(str(key) == str(status) for key in responses):  # /healthz documents its own 503
                     responses[status] = PROBLEMS[status][0]
+            operation.setdefault("parameters", []).append("RequestId")
+            for response in responses.values():
+                if isinstance(response, dict):  # a problem's is a component, which has it
+                    response.setdefault("headers", {}).update(REQUEST_ID_HEADER)
 
 
 def event_item(event_type: str, payload: str, doc: str) -> Schema:

@@ -72,8 +72,11 @@ def serve(redis_server: RedisServer, redis_client, tmp_path: Path) -> Iterator[C
         return served
 
     yield start
-    for process in started:
-        if process.poll() is None:
+    for process in started:  # stopped as `docker stop` would: gunicorn removes the metrics directory it made
+        process.terminate()
+        try:
+            process.wait(timeout=GRACEFUL_TIMEOUT_S + 5)
+        except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
 
