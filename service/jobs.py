@@ -58,7 +58,8 @@ def logged(job: Callable[..., R]) -> Callable[..., R]:
                 "duration_ms": round((time.perf_counter() - started) * 1000, 2),
             }
             level = logging.WARNING if outcome == "failed" else logging.INFO
-            log.log(level, "%s %s: %s", job.__name__, fields["game_id"] or "", outcome, extra={"fields": fields})
+            subject = " ".join(str(part) for part in (job.__name__, *args[:1]))
+            log.log(level, "%s: %s", subject, outcome, extra={"fields": fields})
 
     return run
 

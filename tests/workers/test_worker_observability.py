@@ -35,11 +35,12 @@ def test_the_worker_logs_each_job_at_info_and_serves_its_metrics(api: ApiClient,
     table = api.create(seats=[{"bot": "random"}] * 3)
     wait_for(lambda: tallied(api, table), what="the tally")
 
+    # The sweep (every 0.5 s here) may queue a second tally, under a job id of its own: it changes nothing.
     lines = wait_for(lambda: [x for x in json_lines(log) if x.get("job") == "tally"], what="the tally's line")
-    [tally] = lines
+    [tally, *_] = lines
     assert tally["level"] == "INFO" and tally["logger"] == "syndicate.jobs"
     assert tally["game_id"] == table.id and tally["outcome"] == "tallied"
-    assert tally["job_id"] == f"tally-{table.id}" and tally["duration_ms"] >= 0
+    assert tally["job_id"].startswith(f"tally-{table.id}") and tally["duration_ms"] >= 0
     bot_lines = [x for x in json_lines(log) if x.get("job") == "bot_move" and x["outcome"] == "moved"]
     assert len(bot_lines) == 36 and {x["game_id"] for x in bot_lines} == {table.id}
 
