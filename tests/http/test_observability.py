@@ -150,3 +150,10 @@ def test_not_ready_while_the_job_queues_redis_is_away(config: Config, services: 
     assert http.get("/livez").status_code == 200
     metrics = http.get("/metrics")
     assert metrics.status_code == 200 and b"syndicate_queue_jobs" not in metrics.data
+
+
+def test_not_ready_while_redis_is_away(config: Config) -> None:
+    dead = dataclasses.replace(config, redis_url=f"redis://127.0.0.1:{free_port()}/0")
+    http = create_app(dead, TESTING=True).test_client()
+    assert_problem(http.get("/readyz"), 503, "unavailable")
+    assert http.get("/livez").status_code == 200
