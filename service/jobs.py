@@ -1,6 +1,7 @@
 """RQ jobs: JSON-able arguments, one use case each. The worker process sets up the house once.
 
-Each job leaves one JSON log line at INFO (its id, game, outcome and duration) and its count in the metrics."""
+Each job leaves one JSON log line at INFO (its id, the id of the request it came from, its game, outcome and
+duration) and its count in the metrics."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any, TypeVar
 
 from rq import get_current_job
 
-from service import metrics
+from service import logs, metrics
 from service.bootstrap import bootstrap
 from service.config import Config
 from service.house import House
@@ -44,15 +45,17 @@ def logged(job: Callable[..., R]) -> Callable[..., R]:
     @functools.wraps(job)
     def run(*args: Any) -> R:
         started, outcome = time.perf_counter(), "failed"
+        current = get_current_job()
+        cause = logs.request_id.set(current.meta.get("request_id") if current else None)
         try:
             result = job(*args)
             outcome = str(result)
             return result
         finally:
-            current = get_current_job()
             fields = {
                 "job": job.__name__,
                 "job_id": current.id if current else None,
+                "request_id": logs.request_id.get(),
                 "game_id": args[0] if args else None,
                 "outcome": outcome,
                 "duration_ms": round((time.perf_counter() - started) * 1000, 2),
@@ -60,6 +63,7 @@ def logged(job: Callable[..., R]) -> Callable[..., R]:
             level = logging.WARNING if outcome == "failed" else logging.INFO
             subject = " ".join(str(part) for part in (job.__name__, *args[:1]))
             log.log(level, "%s: %s", subject, outcome, extra={"fields": fields})
+            logs.request_id.reset(cause)
 
     return run
 

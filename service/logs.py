@@ -2,15 +2,20 @@
 
 A line has `time` (UTC, ISO 8601), `level`, `logger`, `pid` and `message`, and whatever fields its call passed as
 `extra={"fields": {...}}`: a request's id, route, status and duration (service/api/telemetry.py), a job's id,
-game and outcome (service/jobs.py).
+game, outcome and the id of the request it came from (service/jobs.py).
 """
 
 from __future__ import annotations
 
 import json
 import logging
+from contextvars import ContextVar
 from datetime import UTC, datetime
 from typing import Any
+
+request_id: ContextVar[str | None] = ContextVar("request_id", default=None)
+"""The request this code works for, or the request whose job it runs: a job queued meanwhile keeps it
+(service/scheduler.py), so a bot's turn logs the id of the move or the creation that called for it."""
 
 
 class JsonFormatter(logging.Formatter):

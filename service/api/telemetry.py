@@ -13,7 +13,7 @@ import uuid
 
 from flask import Flask, Response, g, request
 
-from service import metrics
+from service import logs, metrics
 
 HEADER = "X-Request-ID"
 GIVEN_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
@@ -32,6 +32,7 @@ def start() -> None:
     g.started = time.perf_counter()
     given = request.headers.get(HEADER, "")
     g.request_id = given if GIVEN_ID.fullmatch(given) else uuid.uuid4().hex
+    logs.request_id.set(g.request_id)  # for the jobs this request queues
 
 
 def finish(response: Response) -> Response:

@@ -157,3 +157,26 @@ def test_not_ready_while_redis_is_away(config: Config) -> None:
     http = create_app(dead, TESTING=True).test_client()
     assert_problem(http.get("/readyz"), 503, "unavailable")
     assert http.get("/livez").status_code == 200
+
+
+def test_a_job_logs_its_game_outcome_and_the_request_it_came_from(
+    api: ApiClient, house: House, drain, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="syndicate.jobs")
+    seats = [{"name": "Ann"}, {"bot": "random"}, {"bot": "random"}]
+    created = api.http.post(
+        "/v1/games", json={"ruleset": "twelve-gangsters", "seats": seats}, headers={"X-Request-ID": "create-9"}
+    )
+    game = created.json["game_id"]
+    token = created.json["tokens"][0]["token"]
+    drain()  # the bots play round 1: their jobs were queued by the creation
+    moved = api.http.post(f"/v1/games/{game}/moves", json={"type": "play", "card": 1},
+                          headers={"Authorization": f"Bearer {token}", "X-Request-ID": "move-1"})  # fmt: skip
+    assert moved.status_code == 200
+    drain()  # round 2's bot turns, queued by Ann's move
+
+    lines = [json.loads(JsonFormatter().format(r)) for r in caplog.records if r.name == "syndicate.jobs"]
+    turns = [line for line in lines if line["job"] == "bot_move" and line["outcome"] == "moved"]
+    assert [line["request_id"] for line in turns] == ["create-9", "create-9", "move-1", "move-1"]
+    assert all(line["game_id"] == game and line["level"] == "INFO" for line in turns)
+    assert all(line["job_id"].startswith(f"bot-{game}-") and line["duration_ms"] >= 0 for line in turns)
