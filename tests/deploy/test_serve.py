@@ -34,8 +34,8 @@ class Served:
     log: Path
 
     def lines(self) -> list[dict[str, Any]]:
-        """The log, a JSON object a line."""
-        return [json.loads(line) for line in self.log.read_text().splitlines() if line.strip()]
+        """The log's lines, each a JSON object (a stray line, a warning say, is left out)."""
+        return [json.loads(line) for line in self.log.read_text().splitlines() if line.startswith("{")]
 
 
 def wait_for(condition: Callable[[], Any], what: str, timeout_s: float = 30) -> Any:
@@ -66,9 +66,13 @@ def serve(redis_server: RedisServer, redis_client, tmp_path: Path) -> Iterator[C
             process = subprocess.Popen(args, env=env, cwd=tmp_path, stdout=out, stderr=subprocess.STDOUT)
         started.append(process)
         served = Served(f"http://127.0.0.1:{port}", process, log)
-        wait_for(lambda: process.poll() is None and requests.get(f"{served.url}/livez", timeout=2).ok, "serve")
-        booted = lambda: [line for line in served.lines() if line["message"].startswith("Booting worker")]  # noqa: E731
-        wait_for(lambda: len(booted()) == workers, f"{workers} workers")
+
+        def up() -> bool:
+            assert process.poll() is None, "syndicate serve stopped:\n" + log.read_text()
+            booted = [line for line in served.lines() if line["message"].startswith("Booting worker")]
+            return len(booted) == workers and requests.get(f"{served.url}/livez", timeout=2).ok
+
+        wait_for(up, f"syndicate serve with {workers} workers")
         return served
 
     yield start
