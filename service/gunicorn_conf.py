@@ -12,6 +12,9 @@ from service.logs import GUNICORN
 from service.supervisor import alive
 
 logconfig_dict = GUNICORN
+control_socket_disable = True
+"""gunicorn's control socket has one path per user (~/.gunicorn/gunicorn.ctl): two servers on one host, two
+`syndicate run`s or tests beside one, would take it from each other. Nothing here uses it."""
 
 TEMPORARY = "SYNDICATE_METRICS_DIR_TEMPORARY"
 """Set by `syndicate serve` when it made PROMETHEUS_MULTIPROC_DIR itself, for this gunicorn only."""
