@@ -18,10 +18,10 @@ from typing import Any
 
 import pytest
 import requests
-from prometheus_client.parser import text_string_to_metric_families
 
 from service.cli import GRACEFUL_TIMEOUT_S
 from service.redis_server import RedisServer, free_port
+from tests.client import metric_value
 from tests.deploy.test_container import DOCKER_STOP_WAIT_S
 
 SEATS = [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cat"}]
@@ -83,15 +83,6 @@ def serve(redis_server: RedisServer, redis_client, tmp_path: Path) -> Iterator[C
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
-
-
-def metric_value(text: str, name: str, **labels: str) -> float:
-    """A sample's value in Prometheus' text format (0 if it is not there yet)."""
-    for family in text_string_to_metric_families(text):
-        for sample in family.samples:
-            if sample.name == name and all(sample.labels.get(k) == v for k, v in labels.items()):
-                return float(sample.value)
-    return 0.0
 
 
 def counter(url: str, name: str, **labels: str) -> float:

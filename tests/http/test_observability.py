@@ -21,8 +21,7 @@ from service.logs import JsonFormatter
 from service.redis_server import free_port
 from service.scheduler import QUEUE, Scheduler
 from service.services import Services
-from tests.client import ApiClient, assert_problem
-from tests.deploy.test_serve import metric_value
+from tests.client import ApiClient, assert_problem, metric_value
 
 MOVES_ROUTE = "/v1/games/<game_id>/moves"
 

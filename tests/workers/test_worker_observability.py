@@ -13,8 +13,7 @@ from typing import Any
 import requests
 
 from service.redis_server import RedisServer, free_port
-from tests.client import ApiClient
-from tests.deploy.test_serve import metric_value
+from tests.client import ApiClient, metric_value
 from tests.workers.conftest import tallied, wait_for
 
 
