@@ -171,12 +171,16 @@ return {'ok', version}
 """
 
 # Only forward: a catch-up or a rebuild that runs late never moves a view back; another format is replaced.
+# The result is written at the views' own version too: a drop that took it after the last commit (a rebuild
+# deletes the views, then the results) leaves the views current and the result gone.
 _WRITE_VIEWS = """
 local stored = redis.call('HMGET', KEYS[1], 'version', 'format')
-if (tonumber(stored[1]) or 0) >= tonumber(ARGV[1]) and stored[2] == ARGV[2] then return 0 end
+local current = (tonumber(stored[1]) or 0) - tonumber(ARGV[1])
+if stored[2] == ARGV[2] and current > 0 then return 0 end
+if ARGV[3] ~= '' then redis.call('SET', KEYS[2], ARGV[3]) end
+if stored[2] == ARGV[2] and current == 0 then return 0 end
 redis.call('DEL', KEYS[1])
 redis.call('HSET', KEYS[1], 'version', ARGV[1], 'format', ARGV[2], unpack(ARGV, 4))
-if ARGV[3] ~= '' then redis.call('SET', KEYS[2], ARGV[3]) end
 return 1
 """
 

@@ -3,6 +3,7 @@ import threading
 
 import redis
 
+from events import keys
 from service.bootstrap import bootstrap
 from tests.client import ApiClient
 from tests.service.read_models import play_corpus, play_randomly, play_shared_victory, read_models
@@ -44,6 +45,22 @@ def test_a_projection_dropped_and_rebuilt_during_play_converges(api: ApiClient, 
     bootstrap(client=redis_client).projections.rebuild()
     assert converged == read_models(redis_client)
     assert all(api.http.get(f"/v1/games/{t.id}/result").status_code == 200 for t in tables)
+
+
+def test_a_result_dropped_after_the_last_commit_comes_back_with_the_next_catch_up(
+    api: ApiClient, redis_client: redis.Redis
+) -> None:
+    # A rebuild drops the views, then the results: a game's last commit landing between the two leaves its
+    # views current and its result gone. Writing the read models at that same version must bring it back.
+    table = play_shared_victory(api)
+    services = bootstrap(client=redis_client)
+    result_key = keys.result(table.id)
+    expected = redis_client.get(result_key)
+    assert expected is not None
+    redis_client.delete(result_key)
+    assert services.projections is not None
+    services.projections.catch_up(services.repository.get(table.id))
+    assert redis_client.get(result_key) == expected
 
 
 def test_lobby_lists_games_newest_first_by_status_and_ruleset_with_pages(api: ApiClient) -> None:
