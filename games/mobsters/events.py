@@ -60,8 +60,26 @@ class CardsDiscarded(Event, frozen=True):
     cards: tuple[str, ...]
 
 
+class SetupDecided(Event, frozen=True):
+    """A seat made its setup decision face down: keep its hand, or (`redeal`, a hand with no mobster) redeal it.
+    Only the seat sees which until every seat has decided."""
+
+    type = "mobsters.setup_decided"
+    seat: int
+    redeal: bool
+
+
+class SetupRevealed(Event, frozen=True):
+    """Every seat the setup waited on has decided: who kept its hand, and who redeals (each redeal follows, in
+    seat order, and those seats decide again)."""
+
+    type = "mobsters.setup_revealed"
+    kept: tuple[int, ...]
+    redealing: tuple[int, ...]
+
+
 class HandKept(Event, frozen=True):
-    """A seat dealt no mobster kept its hand."""
+    """With `open_setup` only: a seat dealt no mobster kept its hand, for all to see."""
 
     type = "mobsters.hand_kept"
     seat: int
@@ -268,6 +286,8 @@ EVENTS: tuple[type[Event], ...] = (
     FirstPlayerChosen,
     CardsDrawn,
     CardsDiscarded,
+    SetupDecided,
+    SetupRevealed,
     HandKept,
     TurnStarted,
     AttendanceRolled,

@@ -70,7 +70,7 @@ def test_the_smart_bot_answers_a_legal_move_in_every_situation() -> None:
                 decisions[RULESET.awaiting(table.rules)[seat]] += 1
                 answers[body["type"]] += 1
 
-    assert set(decisions) == {"redeal", "reassign", "draw", "discard", "hit", "crime", "collection", "recruit", "law"}
+    assert set(decisions) == {"setup", "reassign", "draw", "discard", "hit", "crime", "collection", "recruit", "law"}
     assert {"redeal", "reassign", "discard", "hit", "commit_crime", "petty_crime", "double_income", "charge"} <= set(
         answers
     )
