@@ -16,6 +16,7 @@ from games import table as tables
 from games.mobsters import RULESET
 from games.mobsters.cards import CARDS, DECK, Kind
 from service import tokens
+from service.house import House
 from service.services import Services
 from service.use_cases import save
 from tests.client import ApiClient, Table, assert_problem
@@ -41,11 +42,12 @@ def deck(seats: int, dealt_a_mobster: bool) -> list[str]:
     return [*dealt, *(c for c in DECK if c not in dealt and c != bottom), bottom]
 
 
-def stacked_game(services: Services, seats: int, dealt_a_mobster: bool) -> Table:
+def stacked_game(services: Services, seats: int, dealt_a_mobster: bool, options: dict[str, Any] | None = None) -> Table:
     """A game created as the service creates one, its deck stacked (the rules take the shuffle's generator)."""
     game_id = secrets.token_hex(8)
     seat_list = [tables.Seat(name=f"P{i}") for i in range(seats)]
-    opening = tables.create(RULESET, game_id, seat_list, {"first_player": 0}, 7, "", services.clock())[:2]
+    options = {"first_player": 0, **(options or {})}
+    opening = tables.create(RULESET, game_id, seat_list, options, 7, "", services.clock())[:2]
     start = RULESET.start(given(RULESET, opening).rules, Dice(deck=deck(seats, dealt_a_mobster)))
     handed = {i: tokens.new_token() for i in range(seats)}
     save(services, seal(RULESET, None, [*opening, *start], CreateGame(), None, services.clock()), handed)
@@ -148,3 +150,21 @@ def test_a_seat_that_keeps_reveals_nothing_even_once_the_game_is_under_way(
 
     assert api.game(twins[0])["awaiting"] == [{"seat": 0, "decision": "draw"}]
     assert_alike_to_others(api, twins, seats)
+
+
+@pytest.mark.parametrize("dealt_a_mobster", [False, True])
+def test_a_deadline_makes_the_setup_decision_of_every_seat_still_awaited(
+    api: ApiClient, services: Services, house: House, dealt_a_mobster: bool
+) -> None:
+    table = stacked_game(services, 3, dealt_a_mobster, {"move_deadline_s": 60})
+    wait = api.game(table)["waiting_since"]
+    api.send(table, 2, {"type": "keep_hand"})
+
+    assert house.expire(table.id, wait) == "played for 2 seats"
+
+    decided = [e for e in api.events(table, HIDER) if e["type"] == "mobsters.setup_decided"]
+    assert [e["seat"] for e in decided] == [2, 0, 1]
+    assert [e["command"]["by"] for e in decided if e["seat"] == HIDER] == ["deadline"]
+    if dealt_a_mobster:
+        assert decided[-1]["payload"] == {"seat": HIDER, "redeal": False}
+    assert [e["type"] for e in api.events(table)].count("mobsters.setup_revealed") == 1
