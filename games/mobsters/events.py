@@ -61,8 +61,7 @@ class CardsDiscarded(Event, frozen=True):
 
 
 class SetupDecided(Event, frozen=True):
-    """A seat made its setup decision face down: keep its hand, or (`redeal`, a hand with no mobster) redeal it.
-    Only the seat sees which until every seat has decided."""
+    """A seat decided its setup face down: `redeal` (a hand with no mobster) or keep; only it sees which."""
 
     type = "mobsters.setup_decided"
     seat: int
@@ -70,8 +69,7 @@ class SetupDecided(Event, frozen=True):
 
 
 class SetupRevealed(Event, frozen=True):
-    """Every seat the setup waited on has decided: who kept its hand, and who redeals (each redeal follows, in
-    seat order, and those seats decide again)."""
+    """Every awaited seat has decided: who kept, and who redeals (in seat order, then decides again)."""
 
     type = "mobsters.setup_revealed"
     kept: tuple[int, ...]
