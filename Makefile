@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run worker test lint typecheck format spec bench bench-http clean
+.PHONY: install run cluster worker test lint typecheck format spec bench bench-http bench-cluster clean
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PY) -m venv $(VENV)
@@ -16,6 +16,11 @@ install: $(STAMP)
 ## Serve the API with gunicorn and a worker; starts its own Redis under ./var/ unless REDIS_URL is set.
 run: install
 	$(BIN)/syndicate run
+
+## The same on one machine as on many: a Redis Cluster (3 masters, 3 replicas), a Redis for the queues, two API
+## processes (ports 8000 and 8001) and two workers, under ./var/cluster/; Ctrl-C stops it all.
+cluster: install
+	$(BIN)/syndicate cluster
 
 ## Lint, check formatting, type-check games/ and events/, check the committed OpenAPI document, run every test against a real Redis.
 test: install lint typecheck
@@ -44,6 +49,10 @@ bench: install
 ## Only the HTTP side by side: the service against the bare baseline, the same load, alternating.
 bench-http: install
 	$(BIN)/python -m benchmarks.http_load
+
+## One API process against two on a Redis Cluster, the same load, alternating.
+bench-cluster: install
+	$(BIN)/python -m benchmarks.cluster_load
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .ruff_cache .mypy_cache

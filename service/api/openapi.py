@@ -26,12 +26,15 @@ from games.registry import RULESETS
 from games.schema import Schema, merge, one_of, prefix, ref
 from games.table import TABLE_EVENTS
 from service.api import schemas
-from service.api.problems import RETRY_AFTER_S
+from service.api.problems import NOT_REPLICATED_RETRY_AFTER_S, RETRY_AFTER_S
 
-SEAT_OR_SPECTATOR: list[dict[str, list[str]]] = [{"seatToken": []}, {}]
-"""A seat token is optional: with one the caller sees its seat, without one it is a spectator."""
-SEAT: list[dict[str, list[str]]] = [{"seatToken": []}]
-"""A seat token is needed."""
+SEAT_OR_SPECTATOR: list[dict[str, list[str]]] = [{"seatToken": []}, {"playerToken": []}, {}]
+"""A seat's token (or its player's) is optional: with one the caller sees its seat, without one it is a
+spectator."""
+SEAT: list[dict[str, list[str]]] = [{"seatToken": []}, {"playerToken": []}]
+"""A seat token is needed, or the token of the player who holds the seat."""
+PLAYER: list[dict[str, list[str]]] = [{"playerToken": []}]
+"""A player token is needed."""
 
 NOT_RATE_LIMITED = frozenset({"getHealth", "getLiveness", "getReadiness"})
 """The operations service/app.py exempts from the rate limit: probes must never be refused."""
@@ -137,9 +140,10 @@ PROBLEMS: dict[int, tuple[str, str, dict[str, Any]]] = {
     ),
     503: (
         "ServiceUnavailable",
-        "The game store (Redis) is not answering (`unavailable`): retry after `Retry-After` seconds. A move"
-        " answered 503 either never landed or landed whole: retried with its `Idempotency-Key`, it gets its first"
-        " answer.",
+        "The game store (Redis) is not answering (`unavailable`), or, where the deployment asks for replicas"
+        " (`SYNDICATE_MIN_REPLICAS`), they did not confirm the write in time (`not_replicated`): retry after"
+        " `Retry-After` seconds. A move answered 503 either never landed or landed whole: retried with its"
+        " `Idempotency-Key`, it gets its first answer.",
         problem_example(
             503, "unavailable", "Service unavailable", "the game store is not answering; try again in 3 seconds"
         ),
@@ -157,7 +161,10 @@ def problem_response(status: int) -> dict[str, Any]:
     if status == 503:
         response["headers"] = {
             "Retry-After": {
-                "description": f"seconds to wait before trying again ({RETRY_AFTER_S})",
+                "description": (
+                    f"seconds to wait before trying again ({RETRY_AFTER_S}; {NOT_REPLICATED_RETRY_AFTER_S} for"
+                    " `not_replicated`)"
+                ),
                 "schema": {"type": "integer"},
             }
         }
@@ -175,7 +182,7 @@ def problems_of(path: str, operation: dict[str, Any]) -> set[int]:
         statuses.add(422)
     if "{" in path:
         statuses.add(404)
-    if any("seatToken" in requirement for requirement in operation.get("security", [])):
+    if any({"seatToken", "playerToken"} & set(requirement) for requirement in operation.get("security", [])):
         statuses.add(401)
     if operation_id not in NOT_RATE_LIMITED:
         statuses.add(429)
