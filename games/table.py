@@ -45,8 +45,20 @@ class Seat(msgspec.Struct, frozen=True, omit_defaults=True):
         return self.name is None and self.bot is None
 
 
+def _every_option(payload: dict[str, Any]) -> dict[str, Any]:
+    """v1 to v2: v2 records every option of its ruleset, so an option added later is filled in with the value
+    the game was played with before it existed (`Option.before`): replaying and auditing it gives the same game."""
+    from games.registry import RULESETS  # the registry imports this module
+
+    known = options_of(RULESETS[payload["ruleset"]])
+    missing = {n: o.default if o.before is None else o.before for n, o in known.items() if n not in payload["options"]}
+    return {**payload, "options": {**payload["options"], **missing}}
+
+
 class GameCreated(Event, frozen=True):
     type = "game_created"
+    schema_version = 2
+    upcasters = {1: _every_option}
     game_id: str
     ruleset: str
     seats: tuple[Seat, ...]
