@@ -93,6 +93,12 @@ def player_names() -> str:
     return f"{PREFIX}:{{players}}:names"
 
 
+def name_claim_pending(player_id: str) -> str:
+    """Set while a registration that claimed a name has not written its player yet (it expires): its claim
+    may not be taken over meanwhile. Under the names' tag, `{players}`."""
+    return f"{PREFIX}:{{players}}:pending:{player_id}"
+
+
 def player_games(player_id: str) -> str:
     """The games the player holds a seat in, by creation time."""
     return f"{PREFIX}:player:{{{player_id}}}:games"

@@ -82,9 +82,22 @@ redis.call('SET', KEYS[2], ARGV[2])
 return 1
 """
 
+CLAIM_PENDING_S = 30
+"""How long a registration has, from its claim of a name, to write its player before the claim may be taken."""
+
+# KEYS: the names, the claimant's pending marker. ARGV: the casefolded name, the claimant, CLAIM_PENDING_S.
+_CLAIM = """
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
+redis.call('SET', KEYS[2], 1, 'EX', ARGV[3])
+return 1
+"""
+
+# A claim whose registration died before writing its player, once its pending marker has expired.
+# KEYS: the names, the owner's pending marker, the claimant's. ARGV: the name, the owner, the claimant, the TTL.
 _TAKE_OVER = """
-if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return 0 end
+if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] or redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+redis.call('SET', KEYS[3], 1, 'EX', ARGV[4])
 return 1
 """
 
@@ -97,18 +110,21 @@ class PlayerStore:
     def __init__(self, client: redis.Redis) -> None:
         self.redis = client
         self._commit = client.register_script(_COMMIT)
+        self._claim = client.register_script(_CLAIM)
         self._take_over = client.register_script(_TAKE_OVER)
 
     def claim_name(self, name: str, player_id: str) -> bool:
-        """Claim a name (casefolded) for a player; False if a player holds it."""
-        folded = name.casefold()
-        if self.redis.hsetnx(keys.player_names(), folded, player_id):
+        """Claim a name (casefolded) for a player; False if a player holds it or a registration is writing it."""
+        folded, names, mine = name.casefold(), keys.player_names(), keys.name_claim_pending(player_id)
+        if self._claim(keys=[names, mine], args=[folded, player_id, CLAIM_PENDING_S]):
             return True
-        owner: Reply = self.redis.hget(keys.player_names(), folded)
+        owner: Reply = self.redis.hget(names, folded)
         if owner is None or self.get(owner.decode()) is not None:
             return False
-        # The claim of a registration that never wrote its player: take it over, unless it just changed hands.
-        return bool(self._take_over(keys=[keys.player_names()], args=[folded, owner, player_id]))
+        # The claim of a registration that never wrote its player: take it over once its time has run out,
+        # unless it just changed hands.
+        pending = keys.name_claim_pending(owner.decode())
+        return bool(self._take_over(keys=[names, pending, mine], args=[folded, owner, player_id, CLAIM_PENDING_S]))
 
     def get(self, player_id: str) -> Player | None:
         raw: Reply = self.redis.get(keys.player_state(player_id))

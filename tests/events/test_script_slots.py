@@ -36,6 +36,7 @@ SCRIPTS = {
     "quick_match_release": lobby._RELEASE,
     "ratings": ratings._COUNT,
     "player_commit": players._COMMIT,
+    "player_claim": players._CLAIM,
     "player_take_over": players._TAKE_OVER,
     "player_tell": player_feeds._TELL,
 }
