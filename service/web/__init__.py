@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, render_template
 
-blueprint = Blueprint("web", __name__, static_folder="static", static_url_path="/play/static", template_folder="templates")
+blueprint = Blueprint(
+    "web", __name__, static_folder="static", static_url_path="/play/static", template_folder="templates"
+)
 
 CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'"
 """The page may load and ask nothing of another host: the browser itself refuses."""
