@@ -1,0 +1,114 @@
+"""A whole game of each ruleset played by clicking in the browser against bots a real worker plays; only what
+`legal_moves` allows is ever a button; a spectator's table follows the game live and offers nothing to click."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from playwright.sync_api import Page
+
+from tests.test_docs_browser import Watch
+from tests.web.conftest import canonical, create_game, finished, legal_moves, play_to_the_end, shown_moves
+
+
+def click_first_move(page: Page) -> bool:
+    moves = page.locator("[data-move]")
+    if moves.count() == 0:
+        return False
+    moves.first.click(timeout=2000)
+    return True
+
+
+def test_twelve_gangsters_is_played_to_the_end_by_clicking_and_watched_live(client: tuple[Page, Watch], worker) -> None:
+    page, _ = client
+    game_id = create_game(page, "twelve-gangsters", ["me", "random", "smart"])
+    page.locator("[data-move]").first.wait_for()
+
+    # Exactly the API's legal moves are buttons: the twelve gangsters of the hand, and nothing else.
+    assert canonical(shown_moves(page)) == canonical(legal_moves(page, game_id))
+    assert len(shown_moves(page)) == 12
+    assert page.locator(".hand .gcard").count() == 12
+
+    spectator = page.context.new_page()
+    spectator.goto(page.url.replace("#/game/", "#/watch/"))
+    spectator.locator(".board").wait_for()
+    assert spectator.locator("[data-move]").count() == 0, "a spectator has nothing to click"
+    watched_from = int(spectator.locator(".board").get_attribute("data-version"))
+    page.bring_to_front()  # a background tab draws no animation frames, and Playwright waits for them to click
+
+    def play(page: Page) -> bool:
+        if page.locator("[data-move]").count() == 0:
+            return False
+        assert canonical(shown_moves(page)) == canonical(legal_moves(page, game_id))
+        return click_first_move(page)
+
+    clicks = play_to_the_end(page, play, shot="twelve-gangsters")
+    assert clicks == 12, "one gangster a round, twelve rounds with three players"
+    assert page.locator(".hand .card-button").count() == 0, "a finished game offers nothing to click"
+    scores = page.locator("#result tbody tr").all_inner_texts()
+    assert len(scores) == 3
+
+    # The spectator's table followed the game from the feed alone, to the end, without a reload.
+    spectator.locator('.board[data-status="finished"]').wait_for()
+    assert int(spectator.locator(".board").get_attribute("data-version")) > watched_from
+    assert spectator.locator("[data-move]").count() == 0
+    spectator.close()
+
+
+def test_cash_n_guns_is_played_to_the_end_by_clicking(client: tuple[Page, Watch], worker) -> None:
+    page, _ = client
+    game_id = create_game(page, "cash-n-guns", ["me", "smart", "random", "random"], {"aim_window_s": 5})
+    chooser = random.Random(7)
+    seen_phases: set[str] = set()
+
+    def play(page: Page) -> bool:
+        moves = page.locator("[data-move]")
+        if moves.count() == 0:
+            return False
+        shown = shown_moves(page)
+        assert canonical(shown) == canonical(legal_moves(page, game_id))
+        seen_phases.update(move["type"] for move in shown)
+        moves.nth(chooser.randrange(len(shown))).click(timeout=2000)
+        return True
+
+    play_to_the_end(page, play, timeout_s=150, shot="cash-n-guns", shot_after=6)
+    assert {"load", "aim", "courage"} <= seen_phases
+    assert page.locator(".ring .tile").count() == 4
+    assert page.locator("#result").is_visible()
+
+
+PREFERRED = ("keep_hand", "discard", "recruit", "draw_extra", "commit_crime")
+"""The moves the test player makes when it can (the rest of each turn it ends the phase): a short game, since
+buying cards empties the deck sooner, that still uses picking a card, then one of its moves."""
+
+
+def test_mobsters_is_played_to_the_end_by_clicking(client: tuple[Page, Watch], worker) -> None:
+    page, _ = client
+    game_id = create_game(page, "mobsters", ["me", "smart"])
+    picked_then_moved = {"n": 0}
+
+    def play(page: Page) -> bool:
+        legal = legal_moves(page, game_id)
+        shown = shown_moves(page)
+        assert canonical(shown) <= canonical(legal), "every button is a legal move"
+        if not legal or finished(page):
+            return False
+        wanted = next((m for m in legal if m["type"] in PREFERRED), None) or legal[0]
+        key = json.dumps(wanted, separators=(",", ":"))
+        if canonical([wanted]) <= canonical(shown):
+            page.locator(f"[data-move='{key}']").click(timeout=2000)
+            return True
+        # A move that names cards is offered once one of them is picked: pick the first card it names.
+        subject = wanted.get("mobster") or wanted.get("card") or (wanted.get("cards") or [None])[0]
+        if subject is None:
+            return False  # the table has not drawn this decision yet: the feed is on its way
+        page.locator(f'[data-subject="{subject}"]').first.click(timeout=2000)
+        page.locator(f"[data-move='{key}']").click(timeout=2000)
+        picked_then_moved["n"] += 1
+        return True
+
+    play_to_the_end(page, play, timeout_s=110, shot="mobsters", shot_after=40)
+    assert picked_then_moved["n"] > 0, "moves were made by picking a card, then a move it offers"
+    assert page.locator(".seats .seat").count() == 2
+    assert page.locator("#result").is_visible()
