@@ -96,6 +96,7 @@ export async function showTable(root, app, gameId, watching) {
   let result = null;
   let notice = "";
   let wasMine = false;
+  let handFocus = false; // the keyboard was in the moves: give it back to them when the next decision comes
 
   const act = async (move) => {
     document.body.dataset.busy = "1";
@@ -147,8 +148,10 @@ export async function showTable(root, app, gameId, watching) {
     );
     tick();
     const again = focused && [...root.querySelectorAll("[data-key]")].find((e) => e.dataset.key === focused);
+    if (focused) handFocus = focused.startsWith("{");
+    else if (document.activeElement !== document.body) handFocus = false;
     if (again) again.focus();
-    else if (focused && focused.startsWith("{")) root.querySelector("[data-move]")?.focus();
+    else if (handFocus) root.querySelector("[data-move]")?.focus();
   };
 
   const refresh = async (redraw = true) => {
