@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run worker test lint typecheck format spec bench bench-http clean
+.PHONY: install run worker test test-web screenshots lint typecheck format spec bench bench-http clean
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PY) -m venv $(VENV)
@@ -20,6 +20,15 @@ run: install
 ## Lint, check formatting, type-check games/ and events/, check the committed OpenAPI document, run every test against a real Redis.
 test: install lint typecheck
 	$(BIN)/pytest
+
+## Only the web client's browser tests (Playwright driving /usr/bin/chromium; about two minutes).
+test-web: install
+	$(BIN)/pytest tests/web
+
+## Play each game in the browser tests and save a screenshot of each table under docs/screenshots/.
+screenshots: install
+	mkdir -p docs/screenshots
+	SYNDICATE_SCREENSHOTS=docs/screenshots $(BIN)/pytest tests/web
 
 lint: install
 	$(BIN)/ruff check .

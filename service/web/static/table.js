@@ -167,7 +167,8 @@ export async function showTable(root, app, gameId, watching) {
   };
 
   let pending = null;
-  const later = () => {
+  const later = (message) => {
+    if (Number(message.lastEventId) <= view.version && message.type !== "game_finished") return; // already drawn
     clearTimeout(pending);
     pending = setTimeout(() => refresh().catch((failure) => { notice = app.problem(failure); draw(); }), 60);
   };
