@@ -8,7 +8,8 @@ import { howTo } from "./lobby.js";
 
 export function seatName(view, seat, me) {
   const info = view.seats[seat] || {};
-  let name = info.open ? t("seat_kind.open") : info.bot ? t(`bot.${info.bot}`) : info.name;
+  // Bots are told apart by their seat: a table may hold several of one kind.
+  let name = info.open ? t("seat_kind.open") : info.bot ? t("bot_at", { bot: t(`bot.${info.bot}`), n: seat }) : info.name;
   if (seat === me) name = t("you_named", { name });
   return name ?? t("seat_n", { n: seat });
 }

@@ -55,7 +55,7 @@ function deed(ui, mobster) {
 }
 
 function mobsterBox(ui, mobster, legalIds) {
-  return h("div", { class: `mobster ${mobster.law.length ? "arrested" : ""}`, "data-card": mobster.card }, [
+  return h("div", { class: `in-play ${mobster.law.length ? "arrested" : ""}`, "data-card": mobster.card }, [
     pickable(ui, mobster.card, mcard(ui, mobster.card), legalIds),
     h("p", { class: "note" }, deed(ui, mobster)),
     h("div", { class: "attached" }, [
