@@ -91,7 +91,8 @@ def legal_moves(page: Page, game_id: str) -> list[dict[str, Any]]:
     return page.evaluate(
         """async (id) => {
             const seat = JSON.parse(localStorage.getItem("syndicate.seats"))[id];
-            const view = await (await fetch(`/v1/games/${id}`, {headers: {Authorization: `Bearer ${seat.token}`}})).json();
+            const headers = {Authorization: `Bearer ${seat.token}`};
+            const view = await (await fetch(`/v1/games/${id}`, {headers})).json();
             return view.you ? view.you.legal_moves : [];
         }""",
         game_id,

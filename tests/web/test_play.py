@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.test_docs_browser import Watch
-from tests.web.conftest import canonical, create_game, finished, legal_moves, play_to_the_end, shown_moves
+from tests.web.conftest import canonical, create_game, legal_moves, play_to_the_end, shown_moves
 
 
 def click_first_move(page: Page) -> bool:
@@ -62,6 +62,7 @@ def test_cash_n_guns_is_played_to_the_end_by_clicking(client: tuple[Page, Watch]
     game_id = create_game(page, "cash-n-guns", ["me", "smart", "random", "random"], {"aim_window_s": 5})
     chooser = random.Random(7)
     seen_phases: set[str] = set()
+    countdowns: list[str] = []
 
     def play(page: Page) -> bool:
         moves = page.locator("[data-move]")
@@ -70,11 +71,14 @@ def test_cash_n_guns_is_played_to_the_end_by_clicking(client: tuple[Page, Watch]
         shown = shown_moves(page)
         assert canonical(shown) == canonical(legal_moves(page, game_id))
         seen_phases.update(move["type"] for move in shown)
+        if any(move["type"] == "aim" for move in shown):
+            countdowns.append(page.locator("#awaiting .countdown").inner_text())
         moves.nth(chooser.randrange(len(shown))).click(timeout=2000)
         return True
 
     play_to_the_end(page, play, timeout_s=150, shot="cash-n-guns", shot_after=6)
     assert {"load", "aim", "courage"} <= seen_phases
+    assert countdowns and all(text.endswith(" s left") for text in countdowns), "the hold-up window counts down"
     assert page.locator(".ring .tile").count() == 4
     assert page.locator("#result").is_visible()
 

@@ -115,7 +115,7 @@ def test_a_game_is_played_with_the_keyboard_on_a_phone_width_screen(client: tupl
     page.keyboard.press("Enter")
     settle(page)
     page.locator(".hand .gcard.spent").first.wait_for()
-    page.locator('.hand .card-button:focus').wait_for()  # the next round's hand takes the focus back
+    page.locator(".hand .card-button:focus").wait_for()  # the next round's hand takes the focus back
     page.keyboard.press("Enter")
     settle(page)
     page.locator(".hand .gcard.spent").nth(1).wait_for()

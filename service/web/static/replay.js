@@ -90,15 +90,15 @@ export async function showReplay(root, app, gameId) {
       h("div", { class: "table-head" }, [
         h("h1", {}, t("replay_of", { game: rulesetName(latest.ruleset) })),
         h("span", { class: "meta", id: "replay-version" }, t("version_of", { n: version, total: last })),
-        auditBadge(audit, own, latest),
         h("nav", { class: "links" }, [h("a", { href: "#/", class: "button" }, t("back_to_lobby"))]),
       ]),
+      h("div", { class: "replay-audit" }, auditBadge(audit, own, latest)),
       h("div", { class: "replay-controls", role: "group", "aria-label": t("replay_controls") }, [
-        step(t("first"), "first", () => 1, "⏮"),
+        step(t("first"), "first", () => 1, "«"),
         step(t("previous"), "prev", () => version - 1, "◀"),
         slider,
         step(t("next"), "next", () => version + 1, "▶"),
-        step(t("last"), "last", () => last, "⏭"),
+        step(t("last"), "last", () => last, "»"),
         play,
       ]),
       h("div", { class: "table-grid" }, [

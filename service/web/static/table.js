@@ -105,8 +105,8 @@ export async function showTable(root, app, gameId, watching) {
     try {
       const answer = await call("POST", `/v1/games/${gameId}/moves`, { body: move, token, ifMatch: single ? view.version : undefined });
       view = answer.game;
-      events.push(...answer.events.filter((e) => e.version > (events.at(-1)?.version ?? 0)));
       notice = "";
+      setTimeout(() => refresh().catch(() => {}), 0); // the log: other seats may have moved in between
     } catch (failure) {
       notice = app.problem(failure);
       await refresh(false);
@@ -169,7 +169,7 @@ export async function showTable(root, app, gameId, watching) {
 
   let pending = null;
   const later = (message) => {
-    if (Number(message.lastEventId) <= view.version && message.type !== "game_finished") return; // already drawn
+    if (Number(message.lastEventId) <= (events.at(-1)?.version ?? 0) && message.type !== "game_finished") return; // seen
     clearTimeout(pending);
     pending = setTimeout(() => refresh().catch((failure) => { notice = app.problem(failure); draw(); }), 60);
   };

@@ -76,7 +76,7 @@ function seatPanel(view, ui, seat, legalIds) {
       h("span", { class: "score money" }, ui.money(seat.money)),
     ]),
     h("p", { class: "note" }, [ui.t("hand_count", { n: seat.hand_count }), " · ", ui.t("income", { v: ui.money(seat.income) })]),
-    h("div", { class: "mobsters" }, seat.mobsters.length ? seat.mobsters.map((m) => mobsterBox(ui, m, legalIds))
+    h("div", { class: "mob-list" }, seat.mobsters.length ? seat.mobsters.map((m) => mobsterBox(ui, m, legalIds))
       : h("p", { class: "note" }, ui.t("no_mobsters"))),
   ]);
 }
