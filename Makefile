@@ -4,7 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run worker test test-web screenshots lint typecheck format spec bench bench-http clean
+.PHONY: install run worker test lint typecheck format spec bench bench-http clean
+.PHONY: test-web screenshots
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PY) -m venv $(VENV)
