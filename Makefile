@@ -5,7 +5,6 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .PHONY: install run worker test lint typecheck format spec bench bench-http clean
-.PHONY: test-web screenshots
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PY) -m venv $(VENV)
@@ -22,7 +21,9 @@ run: install
 test: install lint typecheck
 	$(BIN)/pytest
 
-## Only the web client's browser tests (Playwright driving /usr/bin/chromium; about two minutes).
+.PHONY: test-web screenshots
+
+## Only the web client's browser tests (Playwright driving /usr/bin/chromium; two to three minutes).
 test-web: install
 	$(BIN)/pytest tests/web
 
