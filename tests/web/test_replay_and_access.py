@@ -119,3 +119,19 @@ def test_a_game_is_played_with_the_keyboard_on_a_phone_width_screen(client: tupl
     page.keyboard.press("Enter")
     settle(page)
     page.locator(".hand .gcard.spent").nth(1).wait_for()
+
+
+def test_an_open_seat_is_joined_from_the_lobby_and_the_game_starts(
+    client: tuple[Page, Watch], live_url: str, worker
+) -> None:
+    page, _ = client
+    body = {"ruleset": "twelve-gangsters", "seats": [{"bot": "random"}, {"open": True}, {"bot": "smart"}]}
+    game_id = requests.post(f"{live_url}/v1/games", json=body, timeout=10).json()["game_id"]
+    page.locator("#my-name").fill("Zoé")
+    page.locator("#my-name").dispatch_event("change")
+    page.reload()
+    page.locator(f'[data-status="waiting"] [data-join="{game_id}"]').click()
+    page.locator('.board[data-status="in_progress"]').wait_for()
+    assert page.locator(".table-head").inner_text().count("Zoé (you)") == 1
+    page.locator("[data-move]").first.wait_for()
+    assert requests.get(f"{live_url}/v1/games/{game_id}", timeout=10).json()["seats"][1]["name"] == "Zoé"

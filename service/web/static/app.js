@@ -46,7 +46,7 @@ const app = {
     try {
       if (route === "game" || route === "watch") leave = (await showTable(main, app, id, route === "watch")) || leave;
       else if (route === "replay") leave = (await showReplay(main, app, id)) || leave;
-      else await showLobby(main, app);
+      else leave = (await showLobby(main, app)) || leave;
     } catch (failure) {
       main.replaceChildren(h("h1", {}, t("error")), h("p", { role: "alert" }, app.problem(failure)),
         h("a", { href: "#/", class: "button" }, t("back_to_lobby")));

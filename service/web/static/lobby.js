@@ -7,6 +7,7 @@ import { t, when } from "./i18n.js";
 const NAME = "syndicate.name";
 const STATUSES = ["waiting", "in_progress", "finished"];
 const SEAT_KINDS = ["me", "open", "random", "smart"];
+const LIST_REFRESH_MS = 5000;
 
 export const identity = {
   name: () => localStorage.getItem(NAME) || t("default_name"),
@@ -40,6 +41,10 @@ export async function showLobby(root, app) {
     ),
   );
   const lists = h("div", { class: "lists" }, STATUSES.map((status) => gameList(ruleset, status, app)));
+  // The lists follow new games, but never under the keyboard's focus.
+  const timer = setInterval(() => {
+    if (!lists.contains(document.activeElement)) lists.replaceChildren(...STATUSES.map((s) => gameList(ruleset, s, app)));
+  }, LIST_REFRESH_MS);
   root.replaceChildren(
     h("h1", {}, t("lobby")),
     identityBox(),
@@ -55,6 +60,7 @@ export async function showLobby(root, app) {
       lists,
     ),
   );
+  return () => clearInterval(timer);
 }
 
 function identityBox() {
