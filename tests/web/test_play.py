@@ -84,6 +84,7 @@ def test_cash_n_guns_is_played_to_the_end_by_clicking(client: tuple[Page, Watch]
 
 
 PREFERRED = ("keep_hand", "discard", "recruit")
+END_PHASE = {"type": "end_phase"}
 """The moves the test player makes when it can; the rest of each turn it ends the phase (a game is some 30 turns
 of the test's seat: the deck runs out after 140 cards)."""
 
@@ -92,7 +93,7 @@ of the test's seat: the deck runs out after 140 cards)."""
 def test_mobsters_is_played_to_the_end_by_clicking(client: tuple[Page, Watch], worker) -> None:
     page, _ = client
     game_id = create_game(page, "mobsters", ["me", "smart"])
-    counts = {"picked": 0, "checked": 0}
+    counts = {"picked": 0, "checked": 0, "keyboard": 0}
 
     def click(move: dict) -> None:
         page.locator(f"[data-move='{json.dumps(move, separators=(',', ':'))}']").click(timeout=2000)
@@ -113,9 +114,16 @@ def test_mobsters_is_played_to_the_end_by_clicking(client: tuple[Page, Watch], w
             click(move)
             counts["picked"] += 1
             return True
+        if shown == [END_PHASE] and page.evaluate("document.activeElement.dataset.move") == json.dumps(
+            END_PHASE, separators=(",", ":")
+        ):
+            page.keyboard.press("Enter")  # the focus is back on the moves after each one: play on from the keyboard
+            counts["keyboard"] += 1
+            return True
         return bool(shown) and click_first_move(page)
 
     play_to_the_end(page, play, timeout_s=150, shot="mobsters", shot_after=60)
     assert counts["picked"] > 0, "moves were made by picking a card, then one of the moves it offers"
+    assert counts["keyboard"] > 0, "and phases ended with the keyboard"
     assert page.locator(".seats .seat").count() == 2
     assert page.locator("#result").is_visible()
