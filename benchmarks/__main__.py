@@ -4,10 +4,11 @@ that reproduces it and the machine it ran on; each starts its own redis-server (
     .venv/bin/python -m benchmarks                 # everything (a few minutes)
     .venv/bin/python -m benchmarks http long_game  # some parts, by name
 
-Parts: usecases, roundtrips, http (the side-by-side load test), long_game, storage, profile, sse. Durations
-and sizes come from each part's flags' defaults, or from the environment: BENCH_HTTP_DURATION (s per round),
-BENCH_HTTP_CLIENTS, BENCH_HTTP_ROUNDS, BENCH_LONG_GAMES, BENCH_SHORT_GAMES, BENCH_STORAGE_SCALE,
-BENCH_USECASE_GAMES, and BENCH_INPROCESS (usecases or wsgi: how in-process parts reach the service).
+Parts: usecases, roundtrips, http (the side-by-side load test), long_game, storage, profile, sse, players,
+cluster (one API process against two on a Redis Cluster). Durations and sizes come from each part's flags'
+defaults, or from the environment: BENCH_HTTP_DURATION (s per round), BENCH_HTTP_CLIENTS, BENCH_HTTP_ROUNDS,
+BENCH_LONG_GAMES, BENCH_STORAGE_SCALE, BENCH_USECASE_GAMES, BENCH_PLAYER_GAMES, and BENCH_INPROCESS (usecases
+or wsgi: how in-process parts reach the service).
 BENCHMARKS.md says what each measures.
 """
 
@@ -16,8 +17,9 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
-from benchmarks import http_load, long_game, profile_move, roundtrips, sse, storage, usecases
+from benchmarks import cluster_load, http_load, long_game, players, profile_move, roundtrips, sse, storage, usecases
 
 PARTS: dict[str, Callable[[], object]] = {
     "usecases": lambda: usecases.main([]),
@@ -27,6 +29,8 @@ PARTS: dict[str, Callable[[], object]] = {
     "storage": lambda: storage.main([]),
     "profile": lambda: profile_move.main([]),
     "sse": lambda: sse.main(),
+    "players": lambda: players.main([]),
+    "cluster": lambda: cluster_load.main([]),
 }
 
 
@@ -35,14 +39,47 @@ def main(names: list[str]) -> None:
     if unknown:
         raise SystemExit(f"unknown part {unknown[0]!r}: choose from {', '.join(PARTS)}")
     started = time.monotonic()
+    reports: dict[str, Any] = {}
     for name in names or list(PARTS):
         if name == "sse":
             print("== Live feeds and gunicorn's worker class (SSE streams open while a game is played over HTTP)")
             print("$ .venv/bin/python -m benchmarks.sse")
         part_started = time.monotonic()
-        PARTS[name]()
+        reports[name] = PARTS[name]()
         print(f"-- {name}: {time.monotonic() - part_started:.0f} s\n", flush=True)
+    for line in goals(reports):
+        print(line)
     print(f"all parts: {time.monotonic() - started:.0f} s")
+
+
+def goals(reports: dict[str, Any]) -> list[str]:
+    """The move path's goals against what this run measured (BENCHMARKS.md says what limits those unmet)."""
+    found: list[tuple[str, str, float, bool]] = []
+    if isinstance(http := reports.get("http"), dict):
+        b, s = http["baseline"], http["service"]
+        throughput, p99 = s["rate"] / b["rate"], s["p99"] / b["p99"]
+        found += [
+            ("HTTP throughput, service/baseline", ">= x0.6", throughput, throughput >= 0.6),
+            ("HTTP p99, service/baseline", "<= x2", p99, p99 <= 2),
+        ]
+    if isinstance(long := reports.get("long_game"), dict):
+        growth = long["long_ms"] / long["short_ms"]
+        found.append(("a move at version ~1,000 against ~10", "<= x1.2", growth, growth <= 1.2))
+    if isinstance(storage := reports.get("storage"), dict):
+        rebuild = storage["rebuild"]
+        rate = rebuild["events"] / rebuild["seconds"]
+        found.append(("projection rebuild, events/s", ">= 50,000", rate, rate >= 50_000))
+        memory = storage["memory"].get("twelve-gangsters/3")
+        if memory:
+            kib = memory["kib_per_game"]
+            found.append(("a finished 12 Gangsters game, KiB", "<= 20", kib, kib <= 20))
+    if not found:
+        return []
+    lines = ["== Goals (BENCHMARKS.md says what limits those not met)"]
+    for what, target, value, met in found:
+        shown = f"x{value:.2f}" if target.startswith(("<= x", ">= x")) else f"{value:,.1f}"
+        lines.append(f"{what:<40} {target:>10} {shown:>12}  {'met' if met else 'NOT met'}")
+    return lines
 
 
 if __name__ == "__main__":

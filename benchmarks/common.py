@@ -106,6 +106,10 @@ def service_env(config: Config) -> dict[str, str]:
         "SYNDICATE_HOST": config.host,
         "SYNDICATE_PORT": str(config.port),
         "SYNDICATE_WEB_WORKERS": str(config.workers),
+        "SYNDICATE_REDIS_CLUSTER": "1" if config.redis_cluster else "",
+        "SYNDICATE_QUEUE_URL": config.queue_url or "",
+        "SYNDICATE_MIN_REPLICAS": str(config.min_replicas),
+        "SYNDICATE_REPLICA_TIMEOUT_MS": str(config.replica_timeout_ms),
     }
 
 

@@ -99,11 +99,12 @@ class MemoryEventStore:
         with self._changed:
             game = self._game(game_id)
             stored_version, stored_format, _ = game.views
-            if stored_version >= version and stored_format == view_format:
+            if stored_version > version and stored_format == view_format:
                 return
-            game.views = (version, view_format, dict(views))
             if result is not None:
                 game.result = result
+            if stored_version < version or stored_format != view_format:
+                game.views = (version, view_format, dict(views))
 
     def result(self, game_id: str) -> bytes | None:
         with self._changed:

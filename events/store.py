@@ -21,6 +21,7 @@ import redis
 
 from events import keys
 from events.envelope import GENESIS, Envelope, decode, encode
+from events.replication import Replication
 
 IDEMPOTENCY_TTL_S = 24 * 3600
 
@@ -170,12 +171,16 @@ return {'ok', version}
 """
 
 # Only forward: a catch-up or a rebuild that runs late never moves a view back; another format is replaced.
+# The result is written at the views' own version too: a drop that took it after the last commit (a rebuild
+# deletes the views, then the results) leaves the views current and the result gone.
 _WRITE_VIEWS = """
 local stored = redis.call('HMGET', KEYS[1], 'version', 'format')
-if (tonumber(stored[1]) or 0) >= tonumber(ARGV[1]) and stored[2] == ARGV[2] then return 0 end
+local current = (tonumber(stored[1]) or 0) - tonumber(ARGV[1])
+if stored[2] == ARGV[2] and current > 0 then return 0 end
+if ARGV[3] ~= '' then redis.call('SET', KEYS[2], ARGV[3]) end
+if stored[2] == ARGV[2] and current == 0 then return 0 end
 redis.call('DEL', KEYS[1])
 redis.call('HSET', KEYS[1], 'version', ARGV[1], 'format', ARGV[2], unpack(ARGV, 4))
-if ARGV[3] ~= '' then redis.call('SET', KEYS[2], ARGV[3]) end
 return 1
 """
 
@@ -187,8 +192,11 @@ return false
 
 
 class RedisEventStore:
-    def __init__(self, client: redis.Redis) -> None:
+    """`replication` says how many replicas must hold a commit before it is answered (events/replication.py)."""
+
+    def __init__(self, client: redis.Redis, replication: Replication | None = None) -> None:
         self.redis = client
+        self.replication = replication or Replication()
         self._load = client.register_script(_LOAD)
         self._commit = client.register_script(_COMMIT)
         self._write_views = client.register_script(_WRITE_VIEWS)
@@ -199,6 +207,8 @@ class RedisEventStore:
         if answer_key:
             key_list.append(keys.idempotency(game_id, *answer_key))
         state, version, head, ruleset, tail, tokens, answer, snapshot_format = self._load(keys=key_list)
+        if answer is not None and answer_key:
+            self.confirm(keys.idempotency(game_id, *answer_key))
         return Loaded(
             snapshot=state,
             snapshot_version=int(version),
@@ -239,12 +249,22 @@ class RedisEventStore:
         if commit.answer_key:
             key_list.append(keys.idempotency(game_id, *commit.answer_key))
             args += [commit.answer, IDEMPOTENCY_TTL_S]
-        outcome, value = self._commit(keys=key_list, args=args)
+        outcome, value = self.replication.write(
+            self.redis, key_list[0], lambda target: self._commit(keys=key_list, args=args, client=target)
+        )
         if outcome == b"duplicate":
+            self.confirm(key_list[-1])
             raise DuplicateRequestError(value)
         if outcome == b"stale":
             raise StaleVersionError(int(value))
         return int(value)
+
+    def confirm(self, answer_key: str) -> None:
+        """Before a stored answer is given again: the first may have been answered before its replicas held it.
+        Any write on the game's master that the replicas confirm was replicated after everything before it,
+        the stored answer included; this one keeps the answer another day."""
+        if self.replication.min_replicas:
+            self.replication.write(self.redis, answer_key, lambda t: t.expire(answer_key, IDEMPOTENCY_TTL_S))
 
     def read(self, game_id: str, after: int = 0, limit: int | None = None) -> list[Envelope]:
         entries: Reply = self.redis.xrange(keys.events(game_id), f"{after + 1}-0", "+", count=limit)

@@ -14,6 +14,7 @@ import secrets
 import redis
 
 from events import keys
+from events.replication import Replication
 
 TICKET_TTL_S = 60
 
@@ -23,16 +24,31 @@ def digest(ticket: str) -> str:
 
 
 class TicketStore:
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: redis.Redis, replication: Replication | None = None) -> None:
         self.redis = client
+        self.replication = replication or Replication()
 
     def issue(self, game_id: str, seat: int, ttl_s: int = TICKET_TTL_S) -> str:
-        """A new ticket for the seat's feed of the game."""
+        """A new ticket for the seat's feed of the game (held by the replicas asked for, before it is handed out)."""
         ticket = secrets.token_urlsafe(32)
-        self.redis.set(keys.stream_ticket(game_id, digest(ticket)), seat, ex=ttl_s)
+        key = keys.stream_ticket(game_id, digest(ticket))
+        self.replication.write(self.redis, key, lambda target: target.set(key, seat, ex=ttl_s))
         return ticket
 
     def redeem(self, game_id: str, ticket: str) -> int | None:
         """The seat the ticket opens the feed for, once; None for an unknown, used or expired ticket."""
         seat = self.redis.getdel(keys.stream_ticket(game_id, digest(ticket)))
         return None if seat is None else int(seat)
+
+    def issue_player(self, player_id: str, ttl_s: int = TICKET_TTL_S) -> str:
+        """A new ticket for the player's own feed: `<player id>.<secret>`, the id saying where it is kept."""
+        ticket = f"{player_id}.{secrets.token_urlsafe(32)}"
+        self.redis.set(keys.player_ticket(player_id, digest(ticket)), 1, ex=ttl_s)
+        return ticket
+
+    def redeem_player(self, ticket: str) -> str | None:
+        """The player whose feed the ticket opens, once; None for an unknown, used or expired ticket."""
+        player_id, dot, _ = ticket.partition(".")
+        if not dot or not player_id.isalnum():
+            return None
+        return player_id if self.redis.getdel(keys.player_ticket(player_id, digest(ticket))) is not None else None

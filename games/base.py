@@ -129,6 +129,8 @@ class Option:
     minimum: int | None = None
     maximum: int | None = None
     names_a_seat: bool = False
+    before: Any = None
+    """The value a game stored before this option existed was played with (None: the default)."""
 
     def __post_init__(self) -> None:
         # An unbounded number is a crash waiting to happen (a deadline of 1e41 seconds overflows a clock).

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from service import docs, web
-from service.api import BLUEPRINTS, context, hygiene, parsing
+from service.api import BLUEPRINTS, context, hygiene, parsing, telemetry
 from service.api.openapi import ProblemResponses, document_games
 from service.api.problems import ProblemApi
 from service.api.ratelimit import RateLimit
@@ -26,7 +27,15 @@ API_SETTINGS = {
     "API_SPEC_OPTIONS": {
         "info": {"description": "Gangster card games over HTTP: every move an event, every game auditable by replay."},
         "components": {
-            "securitySchemes": {"seatToken": {"type": "http", "scheme": "bearer"}},
+            "securitySchemes": {
+                "seatToken": {"type": "http", "scheme": "bearer", "description": "a seat token, for its game"},
+                "playerToken": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "a player token (`<player id>.<token id>.<secret>`): acts for the seats the "
+                    "player holds, in every game",
+                },
+            },
         },
     },
 }
@@ -37,6 +46,11 @@ def create_app(config: Config | None = None, services: Services | None = None, *
     app = Flask("syndicate")
     app.config.update(API_SETTINGS, **overrides)
     context.attach(app, services or bootstrap(config))
+    if config.trusted_proxies:
+        # The client is whom the outermost trusted proxy saw: rate limits and logs key by its address.
+        hops = config.trusted_proxies
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
+    telemetry.install(app)
     RateLimit(config.rate_limit_storage, config.rate_limit).install(app)
     api = ProblemApi(app, spec_kwargs={"extra_plugins": [ProblemResponses()]})
     parsing.install(app, api)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import redis
+from redis.cluster import RedisCluster
 
+from events.players import PlayerStore
 from events.repository import GameRepository
 from events.store import RedisEventStore
 from events.tickets import TicketStore
@@ -13,16 +15,27 @@ from service.scheduler import Scheduler
 from service.services import Services
 
 
-def bootstrap(config: Config | None = None, client: redis.Redis | None = None) -> Services:
-    """Everything on the configured Redis: the games, their read models, the job queue, stream tickets."""
-    client = client or (config or Config()).redis()
-    store = RedisEventStore(client)
+def bootstrap(
+    config: Config | None = None, client: redis.Redis | None = None, queue: redis.Redis | None = None
+) -> Services:
+    """Everything on the configured Redis (or Redis Cluster): the games, their read models, stream tickets;
+    and the job queue on the queue's Redis (the same one unless the games are on a cluster)."""
+    config = config or Config()
+    client = client or config.redis()
+    replication = config.replication()
+    store = RedisEventStore(client, replication)
     projections = Projections(client, store)
-    scheduler = Scheduler(client)
+    scheduler = Scheduler(queue or (client if client_is_plain(client, config) else config.queue_redis()))
     return Services(
         repository=GameRepository(store),
         projections=projections,
         scheduler=scheduler,
-        tickets=TicketStore(client),
+        tickets=TicketStore(client, replication),
+        players=PlayerStore(client),
         after_save=(projections.after_save, scheduler.after_save),
     )
+
+
+def client_is_plain(client: redis.Redis, config: Config) -> bool:
+    """Whether RQ may share the games' client: a plain Redis, and no other named for the queues."""
+    return not isinstance(client, RedisCluster) and not config.queue_url

@@ -6,30 +6,41 @@ import dataclasses
 import json
 import logging
 import os
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 import time
 from typing import BinaryIO
 
 import click
+import prometheus_client
 import redis
 import yaml
+from redis.exceptions import RedisClusterException
 from rq import Queue, SimpleWorker
 
 from events.envelope import decode as envelope_decode
+from events.players import PlayerStore
 from games.registry import RULESETS
 from games.selfplay import simulate as simulate_games
-from service import jobs, queries
+from service import gunicorn_conf, jobs, logs, queries
 from service.api import context
-from service.audit import audit_log
+from service.audit import audit_log, audit_player
+from service.backoff import Backoff
 from service.bootstrap import bootstrap
-from service.config import Config
+from service.cluster import local_topology
+from service.config import Config, ConfigError
 from service.house import House
-from service.redis_server import RedisServer
+from service.redis_server import RedisServer, binary
 from service.scheduler import QUEUE
 from service.supervisor import Child, Supervisor, command
-from service.worker import sweep_every, work_until_stopped
+from service.worker import running_here, sweep_every, work_until_stopped
+
+GRACEFUL_TIMEOUT_S = 8
+"""How long a stopping gunicorn lets requests finish: below the 10 s that `docker stop` waits before SIGKILL.
+Live feeds end within live.WAKE_S of SIGTERM, and their clients resume elsewhere with Last-Event-ID."""
 
 
 @click.group()
@@ -46,41 +57,101 @@ def run() -> None:
     config = Config()
     env = dict(os.environ)
     children = []
-    if not config.redis_url:
+    if config.redis_url:
+        checked(config)  # a setting that cannot work is said now, not by each child as it dies
+    else:
+        try:
+            binary()
+        except RuntimeError as error:
+            raise click.UsageError(f"REDIS_URL is not set, and no Redis of our own can be started: {error}") from None
         server = RedisServer(config.data_dir / "redis", config.redis_port, config.redis_fsync)
         env["REDIS_URL"] = server.url
         children.append(Child("redis-server", server.start_process))
         click.echo(f"redis-server (AOF on) at {server.url}, data in {server.data_dir}/")
-    children.append(Child("gunicorn", command([sys.executable, "-m", "gunicorn", *gunicorn_args(config)], env)))
+    # One metrics directory for gunicorn's workers and the worker: the API's /metrics counts bot turns too.
+    metrics_dir = None if env.get("PROMETHEUS_MULTIPROC_DIR") else tempfile.mkdtemp(prefix="syndicate-metrics-")
+    if metrics_dir:
+        env["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
+    children.append(Child("gunicorn", command([sys.executable, "-m", "service.cli", "serve"], env)))
     children.append(Child("worker", command([sys.executable, "-m", "service.cli", "worker"], env)))
     supervisor = Supervisor(children)
     signal.signal(signal.SIGINT, lambda *_: supervisor.stop())
     signal.signal(signal.SIGTERM, lambda *_: supervisor.stop())
     click.echo(f"Syndicate on http://{config.host}:{config.port}/  (docs at /docs; Ctrl-C stops it all)")
+    try:
+        supervisor.run()
+    finally:
+        if metrics_dir:
+            shutil.rmtree(metrics_dir, ignore_errors=True)
+
+
+@main.command()
+def serve() -> None:
+    """Serve the API with gunicorn at SYNDICATE_HOST:SYNDICATE_PORT with SYNDICATE_WEB_WORKERS workers (the
+    container's command; `syndicate run` runs it too). gunicorn takes over this process."""
+    config = Config()
+    if not config.redis_url:
+        raise click.UsageError("set REDIS_URL to the Redis that holds the games (`syndicate run` starts its own)")
+    if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):  # where each worker keeps its counts for /metrics
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="syndicate-metrics-")
+        os.environ[gunicorn_conf.TEMPORARY] = "1"  # gunicorn removes it when it exits
+    sys.stdout.flush()
+    os.execv(sys.executable, [sys.executable, "-m", "gunicorn", *gunicorn_args(config)])
+
+
+@main.command("cluster")
+@click.option("--apis", type=click.IntRange(min=1), default=2, show_default=True, help="API processes")
+@click.option("--workers", type=click.IntRange(min=0), default=2, show_default=True, help="worker processes")
+def cluster_command(apis: int, workers: int) -> None:
+    """Run the scaled-out topology on this machine: a Redis Cluster (3 masters, 3 replicas), a Redis for the
+    queues, API processes on ports from SYNDICATE_PORT up, and workers; Ctrl-C stops it all.
+
+    Cluster nodes listen on SYNDICATE_CLUSTER_PORT (7000) to +5, the queue Redis on SYNDICATE_QUEUE_PORT (6391),
+    data under SYNDICATE_DATA_DIR (var)."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s syndicate cluster: %(message)s", datefmt="%H:%M:%S")
+    config = Config()
+    node_port = int(os.environ.get("SYNDICATE_CLUSTER_PORT", "7000"))
+    queue_port = int(os.environ.get("SYNDICATE_QUEUE_PORT", "6391"))
+    children, lines = local_topology(
+        config.data_dir, node_port, queue_port, config.port, apis, workers, config.redis_fsync
+    )
+    supervisor = Supervisor(children)
+    signal.signal(signal.SIGINT, lambda *_: supervisor.stop())
+    signal.signal(signal.SIGTERM, lambda *_: supervisor.stop())
+    for line in lines:
+        click.echo(line)
+    click.echo("Ctrl-C stops it all")
     supervisor.run()
 
 
 @main.command()
 @click.option("--burst", is_flag=True, help="work until the queue is empty, then stop")
-def worker(burst: bool) -> None:
+@click.option("--check", is_flag=True, help="exit 0 if a worker of this host is registered and alive (health check)")
+def worker(burst: bool, check: bool) -> None:
     """Run an RQ worker (with its scheduler) for bots, deadlines, tallies and the sweep; it outlives Redis outages."""
     config = Config()
-    client = connect()
-    jobs.use(House(bootstrap(config, client), config.stall_s))
+    if check:  # a health check answers at once: it asks the queue's Redis, where workers register
+        sys.exit(0 if running_here(checked(config).queue_redis()) else 1)
+    client, queue_client = connect_when_up(), checked(config).queue_redis()
+    logs.configure(logging.INFO)  # one JSON line per job (service/jobs.py)
+    logging.getLogger("rq").setLevel(logging.WARNING)  # RQ's own lines per job would repeat ours
+    jobs.use(House(bootstrap(config, client, queue_client), config.stall_s))
+    if config.worker_metrics_port:
+        prometheus_client.start_http_server(config.worker_metrics_port)
     if burst:
-        queue = Queue(QUEUE, connection=client)
-        SimpleWorker([queue], connection=client).work(with_scheduler=True, burst=True, logging_level="WARNING")
+        queue = Queue(QUEUE, connection=queue_client)
+        SimpleWorker([queue], connection=queue_client).work(with_scheduler=True, burst=True, logging_level="WARNING")
         return
-    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s: %(message)s", datefmt="%H:%M:%S")
-    threading.Thread(target=sweep_every, args=(client, config.sweep_s), daemon=True).start()
-    work_until_stopped(client)
+    threading.Thread(target=sweep_every, args=(queue_client, config.sweep_s), daemon=True).start()
+    work_until_stopped(queue_client)
 
 
 def gunicorn_args(config: Config) -> list[str]:
     """gevent workers: a live feed holds its connection open, and `make bench` shows gevent serving
     moves at a steady pace with 200 feeds open, where sync and gthread workers stall."""
     workers = ["--workers", str(config.workers), "--worker-class", "gevent", "--worker-connections", "1000"]
-    return ["--bind", f"{config.host}:{config.port}", *workers, "service.wsgi:app"]
+    settings = ["--config", "python:service.gunicorn_conf", "--graceful-timeout", str(GRACEFUL_TIMEOUT_S)]
+    return [*settings, "--bind", f"{config.host}:{config.port}", *workers, "service.wsgi:app"]
 
 
 @main.command()
@@ -93,12 +164,34 @@ def connect() -> redis.Redis:
     config = Config()
     if not config.redis_url:
         raise click.UsageError("set REDIS_URL to the Redis that holds the games")
-    return config.redis()
+    return checked(config).redis()
+
+
+def connect_when_up() -> redis.Redis:
+    """`connect()`, waiting for a Redis Cluster that does not answer yet: its client asks a node for the
+    cluster's layout as it is made (a plain Redis client connects at its first command, and the worker waits
+    there)."""
+    backoff = Backoff()
+    while True:
+        try:
+            return connect()
+        except (redis.RedisError, RedisClusterException) as error:
+            delay = backoff.delay(0)
+            logging.warning("the games' Redis Cluster does not answer (%s); trying again in %g s", error, delay)
+            time.sleep(delay)
+
+
+def checked(config: Config) -> Config:
+    try:
+        config.check()
+    except ConfigError as error:
+        raise click.UsageError(str(error)) from None
+    return config
 
 
 @main.group()
 def projections() -> None:
-    """Read models: views, lobby, results, leaderboard."""
+    """Read models: views, lobby, results, ratings, players."""
 
 
 @projections.command("rebuild")
@@ -113,9 +206,13 @@ def rebuild() -> None:
 @main.command()
 @click.argument("game_id", required=False)
 @click.option("--log", "log_file", type=click.File("rb"), help="an exported log (NDJSON): audit it offline")
-def audit(game_id: str | None, log_file: BinaryIO | None) -> None:
+@click.option("--player", "player_id", help="audit a player's own log instead of a game's")
+def audit(game_id: str | None, log_file: BinaryIO | None, player_id: str | None) -> None:
     """Replay a game's log through the rules and check it; exit 1 if any check fails."""
-    if log_file is not None:
+    if player_id is not None:
+        store = PlayerStore(connect())
+        report = audit_player(player_id, store.log(player_id), store.get(player_id)).as_dict()
+    elif log_file is not None:
         envelopes = [envelope_decode(line) for line in log_file if line.strip()]
         report = audit_log(game_id or (envelopes[0].game_id if envelopes else ""), envelopes).as_dict()
     elif game_id:
@@ -171,7 +268,7 @@ def simulate(ruleset_id: str, games: int, seats: str, seed: int) -> None:
 def openapi_yaml() -> str:
     from service.app import create_app
 
-    config = dataclasses.replace(Config(), redis_url="redis://127.0.0.1:1/0")
+    config = dataclasses.replace(Config(), redis_url="redis://127.0.0.1:1/0", redis_cluster=False, min_replicas=0)
     app = create_app(config)
     spec = app.extensions[context.API].spec.to_dict()
     return yaml.safe_dump(spec, sort_keys=True, allow_unicode=True)

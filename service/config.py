@@ -5,16 +5,35 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import redis
+from redis.cluster import RedisCluster
+
+from events.replication import Replication
 
 REDIS_SOCKET_TIMEOUT_S = 30
 """Longer than a live feed's blocking read (15 s), short enough to notice a Redis gone silent."""
 
 
+def flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+class ConfigError(RuntimeError):
+    """The environment asks for something that cannot work; said at start-up, not at the first request."""
+
+
 @dataclass(frozen=True)
 class Config:
     redis_url: str | None = field(default_factory=lambda: os.environ.get("REDIS_URL") or None)
+    redis_cluster: bool = field(default_factory=lambda: flag("SYNDICATE_REDIS_CLUSTER"))
+    """`REDIS_URL` names a node of a Redis Cluster; the client learns the others from it."""
+    queue_url: str | None = field(default_factory=lambda: os.environ.get("SYNDICATE_QUEUE_URL") or None)
+    """The plain Redis for RQ's jobs, scheduler and sweep (RQ does not speak Cluster); REDIS_URL by default."""
+    min_replicas: int = field(default_factory=lambda: int(os.environ.get("SYNDICATE_MIN_REPLICAS", "0")))
+    """Replicas that must hold a write before it is answered (Redis `WAIT`); 0: do not wait."""
+    replica_timeout_ms: int = field(default_factory=lambda: int(os.environ.get("SYNDICATE_REPLICA_TIMEOUT_MS", "1000")))
     data_dir: Path = field(default_factory=lambda: Path(os.environ.get("SYNDICATE_DATA_DIR", "var")))
     redis_port: int = field(default_factory=lambda: int(os.environ.get("SYNDICATE_REDIS_PORT", "6390")))
     redis_fsync: str = field(default_factory=lambda: os.environ.get("SYNDICATE_REDIS_FSYNC", "always"))
@@ -33,18 +52,49 @@ class Config:
         )
     )
     """Origins whose pages may call the API from a browser, comma-separated (`*` for any); none by default."""
+    trusted_proxies: int = field(default_factory=lambda: int(os.environ.get("SYNDICATE_TRUSTED_PROXIES", "0")))
+    """Proxies in front of the API whose `X-Forwarded-For`/`-Proto`/`-Host` are believed (service/app.py)."""
+    worker_metrics_port: int = field(default_factory=lambda: int(os.environ.get("SYNDICATE_WORKER_METRICS_PORT", "0")))
+    """Where `syndicate worker` serves its own `/metrics` (a worker container's); 0: nowhere."""
 
     @property
     def rate_limit_storage(self) -> str:
-        """Where the rate limit counts: the same Redis (the `limits` library's URL)."""
+        """Where the rate limit counts: the same Redis (the `limits` library's URL; `redis+cluster://` for a
+        cluster, whose keys spread over its masters)."""
         if not self.redis_url:
             raise RuntimeError("REDIS_URL is not set")
+        if self.redis_cluster:
+            return "redis+cluster://" + urlsplit(self.redis_url).netloc
         return self.redis_url
 
     def redis(self) -> redis.Redis:
-        """A client for the configured Redis; every live feed holds one connection while it waits."""
+        """A client for the games' Redis (a RedisCluster in cluster mode, which speaks the same commands);
+        every live feed holds one connection while it waits."""
+        self.check()
+        assert self.redis_url
+        options = {"socket_timeout": REDIS_SOCKET_TIMEOUT_S, "max_connections": self.redis_max_connections}
+        if self.redis_cluster:
+            return RedisCluster.from_url(self.redis_url, **options)  # type: ignore[return-value]
+        return redis.Redis.from_url(self.redis_url, **options)
+
+    def queue_redis(self) -> redis.Redis:
+        """A client for the Redis that holds RQ's queues: always a plain Redis."""
+        self.check()
+        url = self.queue_url or self.redis_url
+        assert url
+        return redis.Redis.from_url(url, socket_timeout=REDIS_SOCKET_TIMEOUT_S)
+
+    def replication(self) -> Replication:
+        return Replication(self.min_replicas, self.replica_timeout_ms)
+
+    def check(self) -> None:
+        """ConfigError if the settings cannot work together."""
         if not self.redis_url:
-            raise RuntimeError("REDIS_URL is not set: `syndicate run` starts a Redis of its own and sets it")
-        return redis.Redis.from_url(
-            self.redis_url, socket_timeout=REDIS_SOCKET_TIMEOUT_S, max_connections=self.redis_max_connections
-        )
+            raise ConfigError("REDIS_URL is not set: `syndicate run` starts a Redis of its own and sets it")
+        if self.redis_cluster and not self.queue_url:
+            raise ConfigError(
+                "SYNDICATE_REDIS_CLUSTER is on but SYNDICATE_QUEUE_URL is not set: RQ's queues need a plain "
+                "Redis of their own (RQ does not speak Redis Cluster)"
+            )
+        if self.min_replicas < 0 or self.replica_timeout_ms < 1:
+            raise ConfigError("SYNDICATE_MIN_REPLICAS must be 0 or more, SYNDICATE_REPLICA_TIMEOUT_MS 1 or more")

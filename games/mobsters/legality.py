@@ -23,13 +23,14 @@ from games.mobsters.state import (
     HAND_LIMIT,
     Mobster,
     Phase,
+    Setup,
     State,
     can_act,
+    deciding,
     has_mobster,
     holding,
     in_hand,
     located,
-    may_redeal,
 )
 
 PHASE_OF: dict[type[Move], Phase] = {
@@ -235,20 +236,25 @@ CHECKS: dict[type[Move], Callable[[State, int, Any], Problem | None]] = {
 # --- the order of questions -----------------------------------------------------------------------------------------
 
 
-def _setup_problem(state: State, seat: int) -> Problem | None:
+def _setup_problem(state: State, seat: int, move: Move) -> Problem | None:
+    """Every seat decides (with `open_setup`, only a seat dealt no mobster); only a hand with no mobster is
+    redealt. The details speak of the seat's own hand: only the seat is answered them."""
     if state.phase is not Phase.SETUP:
-        return "not_setup_phase", "a hand is redealt only before the first turn"
-    if seat in may_redeal(state):
-        return None
-    if has_mobster(state.bosses[seat].hand):
-        return "hand_has_mobster", "only a seat dealt no mobster may redeal"
-    return "already_kept", "you chose to keep your hand"
+        return "not_setup_phase", "the setup decisions are made before the first turn"
+    boss = state.bosses[seat]
+    if seat not in deciding(state) and boss.setup is not Setup.DONE and not state.open_setup:
+        return "already_decided", "your setup decision is made; it is revealed once every seat has decided"
+    if seat not in deciding(state) and boss.setup is Setup.DONE:
+        return "already_kept", "you chose to keep your hand"
+    if has_mobster(boss.hand) and (isinstance(move, mv.Redeal) or state.open_setup):
+        return "hand_has_mobster", "only a hand with no mobster is redealt"
+    return None
 
 
 def _turn_problem(state: State, seat: int, move: Move) -> Problem | None:
     """The active seat's moves in its turn."""
     if state.phase is Phase.SETUP:
-        return "setup_not_over", "the first turn starts once every redeal is settled"
+        return "setup_not_over", "the first turn starts once every seat has made its setup decision"
     if seat != state.active:
         return "not_your_turn", f"it is seat {state.active}'s turn"
     if isinstance(move, mv.EndPhase):
@@ -270,7 +276,7 @@ def problem(state: State, seat: int, move: Move) -> Problem | None:
     if state.orphaned_by is not None:
         return "awaiting_reassignment", f"seat {state.orphaned_by} is reassigning its dead mobster's operations"
     if isinstance(move, mv.Redeal | mv.KeepHand):
-        return _setup_problem(state, seat)
+        return _setup_problem(state, seat, move)
     return _turn_problem(state, seat, move)
 
 

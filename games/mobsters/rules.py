@@ -27,12 +27,14 @@ from games.mobsters.state import (
     KILLS_FROM,
     NEXT_PHASE,
     Phase,
+    Setup,
     State,
+    deciding,
     holding,
     incomes,
     located,
-    may_redeal,
     next_seat,
+    revealing,
 )
 
 
@@ -70,12 +72,39 @@ def roll(rng: random.Random) -> int:
 # --- the facts of each move -------------------------------------------------------------------------------------
 
 
-def _redeal(state: State, seat: int, move: mv.Redeal, rng: random.Random) -> list[Event]:
-    """The hand goes face up on the discard pile and 7 new cards are drawn (fewer if the deck runs out)."""
-    cards = state.deck[:HAND]
+def _redealt(state: State, seat: int, deck: tuple[str, ...]) -> list[Event]:
+    """The hand goes face up on the discard pile and 7 new cards are drawn from `deck` (fewer if it runs out)."""
+    cards = deck[:HAND]
     hand = state.bosses[seat].hand
     discarded = ev.CardsDiscarded(seat=seat, reason="redeal", cards=hand)
     return [discarded, ev.CardsDrawn(seat=seat, reason="redeal", count=len(cards), cards=cards)]
+
+
+def _redeal(state: State, seat: int, move: mv.Redeal, rng: random.Random) -> list[Event]:
+    """Face down until every seat has decided; with `open_setup`, at once."""
+    if state.open_setup:
+        return _redealt(state, seat, state.deck)
+    return [ev.SetupDecided(seat=seat, redeal=True)]
+
+
+def _keep_hand(state: State, seat: int, move: mv.KeepHand, rng: random.Random) -> list[Event]:
+    if state.open_setup:
+        return [ev.HandKept(seat=seat)]
+    return [ev.SetupDecided(seat=seat, redeal=False)]
+
+
+def _reveal(state: State) -> list[Event]:
+    """Every seat has decided: the decisions, then each redeal in seat order, until the deck runs out."""
+    kept = tuple(s for s, b in enumerate(state.bosses) if b.setup is Setup.KEEP)
+    redealing = tuple(s for s, b in enumerate(state.bosses) if b.setup is Setup.REDEAL)
+    events: list[Event] = [ev.SetupRevealed(kept=kept, redealing=redealing)]
+    deck = state.deck
+    for seat in redealing:
+        if not deck:
+            break  # the last card is drawn: the game is over
+        events += _redealt(state, seat, deck)
+        deck = deck[HAND:]
+    return events
 
 
 def _end_phase(state: State, seat: int, move: mv.EndPhase, rng: random.Random) -> list[Event]:
@@ -154,7 +183,7 @@ def _arrest(state: State, seat: int, move: mv.Arrest, rng: random.Random) -> lis
 Facts = Callable[[State, int, Any, random.Random], list[Event]]
 FACTS: dict[type[Move], Facts] = {
     mv.Redeal: _redeal,
-    mv.KeepHand: lambda s, seat, m, rng: [ev.HandKept(seat=seat)],
+    mv.KeepHand: _keep_hand,
     mv.EndPhase: _end_phase,
     mv.Reassign: lambda s, seat, m, rng: [ev.OperationReassigned(seat=seat, operation=m.operation, mobster=m.mobster)],
     mv.DrawExtra: lambda s, seat, m, rng: [
@@ -196,27 +225,31 @@ def _followed(state: State, events: list[Event], rng: random.Random) -> list[Eve
     for event in events:
         state = evolve(state, event)
     events = list(events)
-    while (fact := _due(state, rng)) is not None:
-        events.append(fact)
-        state = evolve(state, fact)
+    while facts := _due(state, rng):
+        for fact in facts:
+            events.append(fact)
+            state = evolve(state, fact)
     return events
 
 
-def _due(state: State, rng: random.Random) -> Event | None:
-    """The fact this state makes due without a seat's decision, if any."""
+def _due(state: State, rng: random.Random) -> list[Event]:
+    """The facts this state makes due without a seat's decision, if any."""
     if state.phase is Phase.OVER:
-        return None
+        return []
     if not state.deck:
-        return ev.GameEnded(reason="last_card_drawn")
+        return [ev.GameEnded(reason="last_card_drawn")]
     if state.orphaned_by is not None and not state.bosses[state.orphaned_by].crew:
-        return ev.OperationsDiscarded(seat=state.orphaned_by, operations=state.orphans)
-    return _due_in_phase(state, rng)
+        return [ev.OperationsDiscarded(seat=state.orphaned_by, operations=state.orphans)]
+    if revealing(state):
+        return _reveal(state)
+    fact = _due_in_phase(state, rng)
+    return [] if fact is None else [fact]
 
 
 def _due_in_phase(state: State, rng: random.Random) -> Event | None:
     seat = state.active
     match state.phase:
-        case Phase.SETUP if not may_redeal(state):
+        case Phase.SETUP if not deciding(state):
             return ev.TurnStarted(turn=1, seat=seat)
         case Phase.DRAW if state.attendance and not state.rolled:
             rolls = tuple(ev.Roll(mobster=m.card, roll=roll(rng)) for m in state.bosses[seat].crew)
@@ -232,19 +265,19 @@ def _due_in_phase(state: State, rng: random.Random) -> Event | None:
     return None
 
 
-DECISIONS = ("redeal", "reassign", "draw", "discard", "hit", "crime", "collection", "recruit", "law")
-"""What `awaiting` may say a seat owes: a redeal at the setup, a reassignment after a kill, or its phase."""
+DECISIONS = ("setup", "reassign", "draw", "discard", "hit", "crime", "collection", "recruit", "law")
+"""What `awaiting` may say a seat owes: its setup decision, a reassignment after a kill, or its phase."""
 
 
 def awaiting(state: State) -> dict[int, str]:
-    """The seats the game waits on, and the decision each owes: `redeal` (or keep) at the setup, `reassign`
-    after a kill, `discard` over the hand limit, else the active seat's phase."""
+    """The seats the game waits on, and the decision each owes: `setup` (keep or redeal) for every seat that
+    has not decided, `reassign` after a kill, `discard` over the hand limit, else the active seat's phase."""
     if state.phase is Phase.OVER:
         return {}
     if state.orphaned_by is not None:
         return {state.orphaned_by: "reassign"}
     if state.phase is Phase.SETUP:
-        return dict.fromkeys(may_redeal(state), "redeal")
+        return dict.fromkeys(deciding(state), "setup")
     return {state.active: str(state.phase)}
 
 

@@ -50,6 +50,16 @@ NEXT_PHASE: dict[Phase, Phase] = {
 """The phase `end_phase` leads to; after Law the next seat's turn begins."""
 
 
+class Setup(StrEnum):
+    """A seat's part in the setup: deciding (awaited), decided face down (`keep` or `redeal`: only the seat knows
+    which until every seat has decided), or done (its hand kept, for all to see)."""
+
+    DECIDING = "deciding"
+    KEEP = "keep"
+    REDEAL = "redeal"
+    DONE = "done"
+
+
 class Deed(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """What became of a mobster's action this turn, for all to see: `recruited` (it came into play), `absent`
     (the attendance roll), or the move that spent it with the card played, what it aimed at and the die roll."""
@@ -71,18 +81,19 @@ class Mobster(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Boss(msgspec.Struct, frozen=True, kw_only=True):
-    """One seat: its money (below zero is debt), its hand, its mobsters in play, and whether it kept a hand
-    with no mobster at the setup."""
+    """One seat: its money (below zero is debt), its hand, its mobsters in play, and its part in the setup."""
 
     money: int = START_MONEY
     hand: tuple[str, ...] = ()
     crew: tuple[Mobster, ...] = ()
-    kept_hand: bool = False
+    setup: Setup = Setup.DECIDING
 
 
 class State(msgspec.Struct, frozen=True, kw_only=True):
     seats: int
     attendance: bool
+    open_setup: bool
+    """The setup of games created before it was secret: only the seats dealt no mobster decide, in public."""
     first_player: int | None
     bosses: tuple[Boss, ...]
     deck: tuple[str, ...] = ()
@@ -104,6 +115,7 @@ def initial_state(seats: int, options: Mapping[str, Any]) -> State:
     return State(
         seats=seats,
         attendance=bool(options.get("attendance")),
+        open_setup=bool(options.get("open_setup")),
         first_player=options.get("first_player"),
         bosses=(Boss(),) * seats,
     )
@@ -145,11 +157,20 @@ def has_mobster(hand: tuple[str, ...]) -> bool:
     return any(CARDS[card].kind is Kind.MOBSTER for card in hand)
 
 
-def may_redeal(state: State) -> list[int]:
-    """During the setup: the seats dealt no mobster that have not chosen to keep their hand."""
+def deciding(state: State) -> list[int]:
+    """During the setup: the seats the game waits on for their setup decision. Every seat that has not decided;
+    with `open_setup`, only the seats dealt no mobster that have not kept their hand."""
     if state.phase is not Phase.SETUP:
         return []
-    return [s for s, boss in enumerate(state.bosses) if not boss.kept_hand and not has_mobster(boss.hand)]
+    if state.open_setup:
+        return [s for s, b in enumerate(state.bosses) if b.setup is not Setup.DONE and not has_mobster(b.hand)]
+    return [s for s, b in enumerate(state.bosses) if b.setup is Setup.DECIDING]
+
+
+def revealing(state: State) -> bool:
+    """Every seat has decided its setup face down and some decision is still to be revealed."""
+    decided = [b.setup in (Setup.KEEP, Setup.REDEAL) for b in state.bosses]
+    return state.phase is Phase.SETUP and any(decided) and not deciding(state)
 
 
 def incomes(state: State, seat: int) -> tuple[Income, ...]:

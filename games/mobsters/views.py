@@ -4,7 +4,9 @@ Public: the turn, the phase, the active seat (during the setup: the first player
 holds, the discard pile, a pending reassignment, and per seat its money, how many cards it holds, its income,
 and its mobsters in play with their operations, their Law cards (all played face up) and what became of their
 action this turn. Private to a seat (and shown to EVERYONE): its hand. The deck's order is
-shown to EVERYONE only. In events, the shuffled deck is EVERYONE's only, and a drawn card its drawer's.
+shown to EVERYONE only. In events, the shuffled deck is EVERYONE's only, a drawn card its drawer's, and a setup
+decision (keep or redeal) its seat's until `setup_revealed` makes them all public. Nothing in a view depends on
+whether a hand holds a mobster.
 """
 
 from __future__ import annotations
@@ -41,7 +43,6 @@ class SeatView(You, kw_only=True):
     seat: int
     money: int
     hand_count: int
-    kept_hand: bool
     income: int
     mobsters: list[MobsterView]
 
@@ -98,7 +99,6 @@ def _public(state: State, seat: int) -> dict[str, Any]:
         "seat": seat,
         "money": boss.money,
         "hand_count": len(boss.hand),
-        "kept_hand": boss.kept_hand,
         "income": sum(i.amount + i.bonus for i in incomes(state, seat)),
         "mobsters": [
             {
@@ -121,6 +121,7 @@ SECRET_FIELDS: dict[type[Event], str] = {
     ev.DeckShuffled: "cards",
     ev.CardsDrawn: "cards",
     ev.ExtraCardBought: "card",
+    ev.SetupDecided: "redeal",
 }
 """The field of each event only its own seat (and EVERYONE) may see; the deck's order has no seat."""
 

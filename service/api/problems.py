@@ -9,9 +9,11 @@ from flask import Response, current_app, json
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
+from events.replication import NotReplicatedError
 from events.repository import NoSuchGameError
 from games.base import IllegalMoveError, MoveFormatError
 from games.table import SetupError
+from service import metrics
 from service.api.schemas import ProblemSchema
 from service.errors import GameNotFoundError, ProblemError
 
@@ -28,12 +30,23 @@ HTTP_CODES = {
     500: "internal_error",
 }
 
+CLUSTER_UNAVAILABLE = (
+    redis.exceptions.ClusterError,  # CLUSTERDOWN, MASTERDOWN
+    redis.exceptions.TryAgainError,
+    redis.exceptions.AskError,  # MOVED or ASK still, after the client's own retries
+    redis.exceptions.SlotNotCoveredError,
+)
+
 RETRY_AFTER_S = 3
 """What a 503 asks a client to wait: `syndicate run` restarts its Redis within a second or two."""
+
+NOT_REPLICATED_RETRY_AFTER_S = 1
+"""What a 503 `not_replicated` asks a client to wait: a replica that lags catches up, or one takes over."""
 
 
 def problem(status: int, code: str, title: str, detail: str, **extra: Any) -> Response:
     body = {"type": "about:blank", "title": title, "status": status, "detail": detail, "code": code, **extra}
+    metrics.REFUSALS.labels(code).inc()
     return Response(json.dumps(body), status=status, mimetype="application/problem+json")
 
 
@@ -60,6 +73,10 @@ class ProblemApi(Api):
         # Redis unreachable or silent, wherever it is noticed: one 503, never a 500.
         self._app.register_error_handler(redis.ConnectionError, self.handle_unavailable)
         self._app.register_error_handler(redis.TimeoutError, self.handle_unavailable)
+        # A Redis Cluster between a master's death and its replica's promotion, as the client still sees it.
+        for cluster_error in CLUSTER_UNAVAILABLE:
+            self._app.register_error_handler(cluster_error, self.handle_unavailable)
+        self._app.register_error_handler(NotReplicatedError, self.handle_not_replicated)
 
     def handle_http_exception(self, error: HTTPException) -> Response:  # type: ignore[override]
         status = error.code or 500
@@ -103,4 +120,15 @@ class ProblemApi(Api):
         detail = f"the game store is not answering; try again in {RETRY_AFTER_S} seconds"
         response = problem(503, "unavailable", "Service unavailable", detail)
         response.headers["Retry-After"] = str(RETRY_AFTER_S)
+        return response
+
+    @staticmethod
+    def handle_not_replicated(error: NotReplicatedError) -> Response:
+        current_app.logger.warning("write not replicated: %s", error)
+        detail = (
+            f"the write is not yet held by the replicas it must be ({error}); it may or may not stand: retry with the"
+            f" same Idempotency-Key in {NOT_REPLICATED_RETRY_AFTER_S} s to learn its answer"
+        )
+        response = problem(503, "not_replicated", "Not replicated in time", detail)
+        response.headers["Retry-After"] = str(NOT_REPLICATED_RETRY_AFTER_S)
         return response

@@ -103,3 +103,26 @@ def test_round_trips_are_counted_once_per_request_or_pipeline(redis_client: redi
         pipe.execute()
 
     assert trips[0] == 2
+
+
+def test_make_bench_ends_with_each_goal_against_what_the_run_measured() -> None:
+    from benchmarks.__main__ import goals
+
+    lines = goals(
+        {
+            "http": {"baseline": {"rate": 300, "p99": 60.0}, "service": {"rate": 200, "p99": 150.0}},
+            "long_game": {"long_ms": 3.0, "short_ms": 3.0},
+            "storage": {
+                "rebuild": {"events": 60_000, "seconds": 1.0},
+                "memory": {"twelve-gangsters/3": {"kib_per_game": 39.8}},
+            },
+        }
+    )
+    verdicts = {line.split("  ")[0].strip(): line.rsplit("  ", 1)[1] for line in lines[1:]}
+    assert verdicts == {
+        "HTTP throughput, service/baseline": "met",
+        "HTTP p99, service/baseline": "NOT met",
+        "a move at version ~1,000 against ~10": "met",
+        "projection rebuild, events/s": "met",
+        "a finished 12 Gangsters game, KiB": "NOT met",
+    }

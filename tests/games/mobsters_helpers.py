@@ -15,6 +15,7 @@ from games.base import Event, Move
 from games.mobsters import RULESET
 from games.mobsters import events as ev
 from games.mobsters.cards import CARDS, DECK, Kind, card_id
+from games.mobsters.moves import KeepHand
 from games.mobsters.state import Mobster, State
 from games.table import Table
 from tests.games.helpers import apply, created, given, when
@@ -152,6 +153,20 @@ def stacked_start(
     table = given(RULESET, created(RULESET, len(hands), {"first_player": first, **(options or {})})[:2])
     events = RULESET.start(table.rules, Dice(deck=order))
     return apply(RULESET, table, events), events
+
+
+def decided(table: Table[Any], *choices: tuple[int, Move]) -> Step:
+    """Seats make their setup decisions, in the order given: the table after, and the events made."""
+    events: list[Event] = []
+    for seat, move in choices:
+        table, new = when(RULESET, table, seat, move)
+        events += new
+    return table, events
+
+
+def all_kept(table: Table[Any]) -> Step:
+    """Every seat the setup awaits keeps its hand, in seat order: the first turn starts."""
+    return decided(table, *((seat, KeepHand()) for seat in sorted(RULESET.awaiting(table.rules))))
 
 
 def rolled(table: Table[Any], seat: int, move: Move, rolls: Iterable[int]) -> Step:

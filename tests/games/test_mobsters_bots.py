@@ -17,6 +17,7 @@ from games.mobsters import RULESET
 from games.mobsters import events as ev
 from games.mobsters.bots import smart_bot
 from games.mobsters.cards import CARDS, Kind
+from games.mobsters.state import has_mobster
 from games.selfplay import simulate
 from tests.games.helpers import Spy, apply, created, given
 from tests.games.mobsters_helpers import game, mobster, of_kind, operation
@@ -70,7 +71,7 @@ def test_the_smart_bot_answers_a_legal_move_in_every_situation() -> None:
                 decisions[RULESET.awaiting(table.rules)[seat]] += 1
                 answers[body["type"]] += 1
 
-    assert set(decisions) == {"redeal", "reassign", "draw", "discard", "hit", "crime", "collection", "recruit", "law"}
+    assert set(decisions) == {"setup", "reassign", "draw", "discard", "hit", "crime", "collection", "recruit", "law"}
     assert {"redeal", "reassign", "discard", "hit", "commit_crime", "petty_crime", "double_income", "charge"} <= set(
         answers
     )
@@ -220,10 +221,10 @@ def test_the_last_card_is_drawn_only_by_the_richest() -> None:
 def test_a_hand_with_no_mobster_is_redealt() -> None:
     for seed in range(40):
         table = given(RULESET, created(RULESET, 3, seed=seed))
-        awaited = RULESET.awaiting(table.rules)
-        if awaited:
-            seat = min(awaited)
-            assert bot_move(table, seat) == {"type": "redeal"}
+        without = [s for s, boss in enumerate(table.rules.bosses) if not has_mobster(boss.hand)]
+        if without:
+            assert bot_move(table, without[0]) == {"type": "redeal"}
+            assert all(bot_move(table, s) == {"type": "keep_hand"} for s in range(3) if s not in without)
             return
     pytest.fail("no seed dealt a hand without a mobster")
 

@@ -1,9 +1,11 @@
-"""Mobsters setup: the shuffle, $1,000 and 7 cards each, the first player, and redealing a hand with no mobster."""
+"""Mobsters setup: the shuffle, $1,000 and 7 cards each, the first player, and the secret setup decision (keep or,
+for a hand with no mobster, redeal); `open_setup`, the setup stored games were played under."""
 
 from __future__ import annotations
 
 import pytest
 
+from games.base import EVERYONE, SPECTATOR
 from games.mobsters import RULESET
 from games.mobsters import events as ev
 from games.mobsters.cards import CARDS, DECK, Kind
@@ -11,17 +13,19 @@ from games.mobsters.moves import EndPhase, KeepHand, Redeal
 from games.mobsters.state import Phase
 from games.table import SetupError, Status
 from tests.games.helpers import created, given, refused, when
-from tests.games.mobsters_helpers import mobster, of_kind, of_type, stacked_start
+from tests.games.mobsters_helpers import all_kept, decided, mobster, of_kind, of_type, stacked_start
 
 PLAIN = [c for c in DECK if CARDS[c].kind is not Kind.MOBSTER]
 """Every card but the mobsters, in rulebook order."""
 LUCKY, TONY = mobster("Lucky"), mobster("Tony")
+OPEN = {"open_setup": True}
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4, 5, 6])
 def test_two_to_six_seats_each_start_with_1000_and_7_cards(seats: int) -> None:
     hands = [[of_kind(Kind.MOBSTER)[s], *PLAIN[6 * s : 6 * s + 6]] for s in range(seats)]
     table, _ = stacked_start(hands)
+    table, _ = all_kept(table)
 
     assert table.status is Status.IN_PROGRESS
     assert [b.money for b in table.rules.bosses] == [1000] * seats
@@ -68,88 +72,134 @@ def test_options_first_player_names_the_first_seat() -> None:
     assert of_type(events, ev.FirstPlayerChosen) == [ev.FirstPlayerChosen(seat=2, drawn=False)]
 
 
-def test_the_first_turn_starts_at_once_when_every_hand_holds_a_mobster() -> None:
-    table, events = stacked_start([[LUCKY, *PLAIN[:6]], [TONY, *PLAIN[6:12]]], first=1)
-
-    assert [e.type for e in events][-2:] == ["mobsters.turn_started", "mobsters.cards_drawn"]
-    assert table.rules.phase is Phase.DRAW
-    assert table.rules.active == 1
-    assert RULESET.awaiting(table.rules) == {1: "draw"}
+# --- the secret setup decision ---------------------------------------------------------------------------------
 
 
-def test_a_seat_dealt_no_mobster_is_awaited_to_redeal_or_keep() -> None:
-    table, _ = stacked_start([[LUCKY, *PLAIN[:6]], PLAIN[6:13]])
+@pytest.mark.parametrize("seats", [2, 3, 4, 5, 6])
+def test_every_seat_is_awaited_for_its_setup_decision_mobster_or_not(seats: int) -> None:
+    hands = [
+        PLAIN[7 * s : 7 * s + 7] if s % 2 else [of_kind(Kind.MOBSTER)[s], *PLAIN[7 * s : 7 * s + 6]]
+        for s in range(seats)
+    ]
+    table, events = stacked_start(hands)
 
+    assert events[-1] == ev.FirstPlayerChosen(seat=0, drawn=False)
     assert table.rules.phase is Phase.SETUP
-    assert RULESET.awaiting(table.rules) == {1: "redeal"}
-    assert RULESET.legal_moves(table.rules, 1) == [Redeal(), KeepHand()]
-    assert RULESET.legal_moves(table.rules, 0) == []
+    assert RULESET.awaiting(table.rules) == dict.fromkeys(range(seats), "setup")
 
 
-def test_a_seat_dealt_a_mobster_may_not_redeal() -> None:
+def test_only_a_hand_with_no_mobster_is_offered_and_allowed_a_redeal() -> None:
     table, _ = stacked_start([[LUCKY, *PLAIN[:6]], PLAIN[6:13]])
 
+    assert RULESET.legal_moves(table.rules, 0) == [KeepHand()]
+    assert RULESET.legal_moves(table.rules, 1) == [Redeal(), KeepHand()]
     assert refused(RULESET, table, 0, Redeal()) == "hand_has_mobster"
-    assert refused(RULESET, table, 0, KeepHand()) == "hand_has_mobster"
     assert refused(RULESET, table, 0, EndPhase()) == "setup_not_over"
 
 
-def test_a_redeal_discards_the_hand_face_up_and_draws_7_more() -> None:
-    table, _ = stacked_start([[LUCKY, *PLAIN[:6]], PLAIN[6:13]], then=[TONY, *PLAIN[13:19]])
+def test_a_decision_is_face_down_until_every_seat_has_decided() -> None:
+    table, _ = stacked_start([[LUCKY, *PLAIN[:6]], PLAIN[6:13], PLAIN[13:20]])
 
-    table, events = when(RULESET, table, 1, Redeal())
+    table, events = decided(table, (1, Redeal()), (0, KeepHand()))
 
-    assert events[:2] == [
-        ev.CardsDiscarded(seat=1, reason="redeal", cards=tuple(PLAIN[6:13])),
-        ev.CardsDrawn(seat=1, reason="redeal", count=7, cards=(TONY, *PLAIN[13:19])),
+    assert events == [ev.SetupDecided(seat=1, redeal=True), ev.SetupDecided(seat=0, redeal=False)]
+    assert RULESET.event_view(events[0], 1) == {"seat": 1, "redeal": True}
+    assert RULESET.event_view(events[0], EVERYONE) == {"seat": 1, "redeal": True}
+    assert RULESET.event_view(events[1], 0) == {"seat": 0, "redeal": False}
+    for viewer in (2, SPECTATOR):
+        assert [RULESET.event_view(e, viewer) for e in events] == [{"seat": 1}, {"seat": 0}]
+    assert table.rules.bosses[1].hand == tuple(PLAIN[6:13])  # nothing is redealt yet
+    assert RULESET.awaiting(table.rules) == {2: "setup"}
+    assert RULESET.legal_moves(table.rules, 1) == []
+    assert refused(RULESET, table, 1, KeepHand()) == "already_decided"
+    assert refused(RULESET, table, 0, KeepHand()) == "already_decided"
+
+
+def test_the_last_decision_reveals_them_all_and_the_redeals_follow_in_seat_order() -> None:
+    hands = [PLAIN[:7], [LUCKY, *PLAIN[7:13]], PLAIN[13:20]]
+    table, _ = stacked_start(hands, then=[TONY, *PLAIN[20:26], *PLAIN[26:33]])
+
+    table, events = decided(table, (2, Redeal()), (1, KeepHand()), (0, Redeal()))
+
+    assert events[2:] == [
+        ev.SetupDecided(seat=0, redeal=True),
+        ev.SetupRevealed(kept=(1,), redealing=(0, 2)),
+        ev.CardsDiscarded(seat=0, reason="redeal", cards=tuple(PLAIN[:7])),
+        ev.CardsDrawn(seat=0, reason="redeal", count=7, cards=(TONY, *PLAIN[20:26])),
+        ev.CardsDiscarded(seat=2, reason="redeal", cards=tuple(PLAIN[13:20])),
+        ev.CardsDrawn(seat=2, reason="redeal", count=7, cards=tuple(PLAIN[26:33])),
     ]
-    assert table.rules.discard == tuple(PLAIN[6:13])
-    assert table.rules.bosses[1].hand == (TONY, *PLAIN[13:19])
-    assert table.rules.phase is Phase.DRAW  # the new hand holds Tony: the first turn starts
+    assert table.rules.discard == (*PLAIN[:7], *PLAIN[13:20])
+    assert table.rules.bosses[1].hand == (LUCKY, *PLAIN[7:13])
 
 
-def test_a_redealt_hand_with_no_mobster_may_be_redealt_again() -> None:
-    table, _ = stacked_start([[LUCKY, *PLAIN[:6]], PLAIN[6:13]], then=[*PLAIN[13:20], TONY])
+def test_after_a_redeal_every_seat_that_redealt_decides_again_whatever_its_new_hand() -> None:
+    hands = [PLAIN[:7], [LUCKY, *PLAIN[7:13]], PLAIN[13:20]]
+    table, _ = stacked_start(hands, then=[TONY, *PLAIN[20:26], *PLAIN[26:33]])
+    table, _ = decided(table, (0, Redeal()), (1, KeepHand()), (2, Redeal()))
 
-    table, _ = when(RULESET, table, 1, Redeal())
-    assert RULESET.awaiting(table.rules) == {1: "redeal"}
-    table, _ = when(RULESET, table, 1, Redeal())
+    assert table.rules.phase is Phase.SETUP
+    assert RULESET.awaiting(table.rules) == {0: "setup", 2: "setup"}  # seat 0 now holds Tony, seat 2 no mobster
+    assert RULESET.legal_moves(table.rules, 0) == [KeepHand()]
+    assert RULESET.legal_moves(table.rules, 1) == []
+    assert refused(RULESET, table, 1, KeepHand()) == "already_kept"
+    assert RULESET.legal_moves(table.rules, 2) == [Redeal(), KeepHand()]
+
+
+def test_a_redealt_hand_with_no_mobster_may_be_redealt_again_and_again() -> None:
+    table, _ = stacked_start([[LUCKY, *PLAIN[:6]], PLAIN[6:13]], then=[*PLAIN[13:20], *PLAIN[20:27], TONY])
+
+    table, _ = decided(table, (0, KeepHand()), (1, Redeal()))
+    assert table.rules.bosses[1].hand == tuple(PLAIN[13:20])
+    table, _ = decided(table, (1, Redeal()))
+    assert table.rules.bosses[1].hand == tuple(PLAIN[20:27])
+    table, events = decided(table, (1, Redeal()))
 
     assert TONY in table.rules.bosses[1].hand
-    assert table.rules.discard == tuple(PLAIN[6:20])
-    assert table.rules.phase is Phase.DRAW
+    assert table.rules.discard == tuple(PLAIN[6:27])
+    assert RULESET.awaiting(table.rules) == {1: "setup"}
+    table, events = decided(table, (1, KeepHand()))
+    assert events[:3] == [
+        ev.SetupDecided(seat=1, redeal=False),
+        ev.SetupRevealed(kept=(1,), redealing=()),
+        ev.TurnStarted(turn=1, seat=0),
+    ]
 
 
-def test_a_seat_may_keep_a_hand_with_no_mobster_and_the_game_starts() -> None:
-    table, _ = stacked_start([[LUCKY, *PLAIN[:6]], PLAIN[6:13]])
+def test_a_hand_with_no_mobster_may_be_kept_and_the_first_turn_starts_once_nobody_redeals() -> None:
+    table, _ = stacked_start([[LUCKY, *PLAIN[:6]], PLAIN[6:13]], first=1)
 
-    table, events = when(RULESET, table, 1, KeepHand())
+    table, events = decided(table, (1, KeepHand()), (0, KeepHand()))
 
-    assert events[:2] == [ev.HandKept(seat=1), ev.TurnStarted(turn=1, seat=0)]
-    assert table.rules.bosses[1].hand == tuple(PLAIN[6:13])
-    assert refused(RULESET, table, 1, Redeal()) == "not_setup_phase"
+    assert events[:3] == [
+        ev.SetupDecided(seat=1, redeal=False),
+        ev.SetupDecided(seat=0, redeal=False),
+        ev.SetupRevealed(kept=(0, 1), redealing=()),
+    ]
+    assert events[3] == ev.TurnStarted(turn=1, seat=1)
+    assert table.rules.bosses[1].hand[:7] == tuple(PLAIN[6:13])
+    assert RULESET.awaiting(table.rules) == {1: "draw"}
+    assert refused(RULESET, table, 0, Redeal()) == "not_setup_phase"
 
 
-def test_every_seat_dealt_no_mobster_decides_in_any_order_before_the_first_turn() -> None:
-    table, _ = stacked_start([PLAIN[:7], PLAIN[7:14], [LUCKY, *PLAIN[14:20]]])
+def test_a_new_wait_begins_with_each_round_of_setup_decisions() -> None:
+    table, _ = stacked_start([[LUCKY, *PLAIN[:6]], PLAIN[6:13]], then=PLAIN[13:20])
+    table, _ = decided(table, (0, KeepHand()))
+    first_wait = table.wait_since
 
-    assert RULESET.awaiting(table.rules) == {0: "redeal", 1: "redeal"}
-    table, _ = when(RULESET, table, 1, KeepHand())
-    assert RULESET.awaiting(table.rules) == {0: "redeal"}
-    assert refused(RULESET, table, 1, Redeal()) == "already_kept"
-    table, _ = when(RULESET, table, 0, Redeal())  # the rest of the deck starts with mobsters
+    table, _ = decided(table, (1, Redeal()))  # the lone seat left decides, and decides again
 
-    assert table.rules.phase is Phase.DRAW
-    assert table.rules.turn == 1
+    assert RULESET.awaiting(table.rules) == {1: "setup"}
+    assert table.wait_since > first_wait
 
 
 def test_a_redeal_that_draws_the_last_card_ends_the_game_before_the_first_turn() -> None:
     mobsters = of_kind(Kind.MOBSTER)
     hands = [mobsters[0:7], mobsters[7:14], mobsters[14:21], [*mobsters[21:26], *PLAIN[:2]], PLAIN[2:9], PLAIN[9:16]]
     table, _ = stacked_start(hands)
-    table, _ = when(RULESET, table, 4, KeepHand())
+    table, _ = decided(table, *((s, KeepHand()) for s in range(5)), (5, Redeal()))
 
-    redeals = 0
+    redeals = 1
     while table.status is Status.IN_PROGRESS:
         table, events = when(RULESET, table, 5, Redeal())
         redeals += 1
@@ -160,8 +210,74 @@ def test_a_redeal_that_draws_the_last_card_ends_the_game_before_the_first_turn()
     assert RULESET.result(table.rules).winners == (0, 1, 2, 3, 4, 5)
 
 
+def test_the_redeals_after_the_one_that_empties_the_deck_are_not_carried_out() -> None:
+    mobsters = of_kind(Kind.MOBSTER)
+    hands = [
+        mobsters[0:7],
+        [*mobsters[7:14]],
+        PLAIN[:7],
+        PLAIN[7:14],
+        [*mobsters[14:21]],
+        [*mobsters[21:26], *PLAIN[14:16]],
+    ]
+    table, _ = stacked_start(hands)
+    # Seats 2 and 3 redeal until seat 3's redeal takes the deck's last 7 cards (119 = 17 redeals of 7).
+    table, _ = decided(table, *((s, KeepHand()) for s in (0, 1, 4, 5)))
+    for _ in range(8):
+        table, _ = decided(table, (2, Redeal()), (3, Redeal()))
+    assert len(table.rules.deck) == 7
+    third = table.rules.bosses[3].hand
+    table, events = decided(table, (3, Redeal()), (2, Redeal()))
+
+    assert [e.type for e in events[2:]] == [
+        "mobsters.setup_revealed",
+        "mobsters.cards_discarded",
+        "mobsters.cards_drawn",
+        "mobsters.game_ended",
+    ]
+    assert events[3] == ev.CardsDiscarded(seat=2, reason="redeal", cards=table.rules.discard[-7:])
+    assert table.rules.bosses[3].hand == third
+    assert table.status is Status.FINISHED
+
+
 def test_the_started_game_is_built_from_the_recorded_facts_alone() -> None:
     events = created(RULESET, 3, seed=5)
     table = given(RULESET, events)
 
     assert sum(len(b.hand) for b in table.rules.bosses) + len(table.rules.deck) + len(table.rules.discard) == 161
+
+
+# --- open_setup: how games created before the secret setup were played ---------------------------------------
+
+
+def test_open_setup_awaits_only_the_seats_dealt_no_mobster() -> None:
+    table, _ = stacked_start([[LUCKY, *PLAIN[:6]], PLAIN[6:13]], options=OPEN)
+
+    assert RULESET.awaiting(table.rules) == {1: "setup"}
+    assert RULESET.legal_moves(table.rules, 1) == [Redeal(), KeepHand()]
+    assert RULESET.legal_moves(table.rules, 0) == []
+    assert refused(RULESET, table, 0, KeepHand()) == "hand_has_mobster"
+
+
+def test_open_setup_starts_at_once_when_every_hand_holds_a_mobster() -> None:
+    table, events = stacked_start([[LUCKY, *PLAIN[:6]], [TONY, *PLAIN[6:12]]], first=1, options=OPEN)
+
+    assert [e.type for e in events][-2:] == ["mobsters.turn_started", "mobsters.cards_drawn"]
+    assert RULESET.awaiting(table.rules) == {1: "draw"}
+
+
+def test_open_setup_redeals_and_keeps_in_public_at_once() -> None:
+    table, _ = stacked_start([[LUCKY, *PLAIN[:6]], PLAIN[6:13], PLAIN[13:20]], then=PLAIN[20:27], options=OPEN)
+
+    table, events = when(RULESET, table, 1, Redeal())
+    assert events == [
+        ev.CardsDiscarded(seat=1, reason="redeal", cards=tuple(PLAIN[6:13])),
+        ev.CardsDrawn(seat=1, reason="redeal", count=7, cards=tuple(PLAIN[20:27])),
+    ]
+    assert RULESET.awaiting(table.rules) == {1: "setup", 2: "setup"}
+    table, events = when(RULESET, table, 2, KeepHand())
+    assert events == [ev.HandKept(seat=2)]
+    assert RULESET.event_view(events[0], SPECTATOR) == {"seat": 2}
+    assert refused(RULESET, table, 2, Redeal()) == "already_kept"
+    table, events = when(RULESET, table, 1, KeepHand())
+    assert events[:2] == [ev.HandKept(seat=1), ev.TurnStarted(turn=1, seat=0)]

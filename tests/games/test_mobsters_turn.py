@@ -15,6 +15,7 @@ from games.table import Status, Table, options_of
 from tests.games.helpers import refused, when
 from tests.games.mobsters_helpers import (
     Dice,
+    all_kept,
     game,
     member,
     mobster,
@@ -44,7 +45,8 @@ def end_turn(table: Table[Any], seat: int) -> tuple[Table[Any], list[Event]]:
 
 
 def test_a_turn_starts_with_its_seat_drawing_two_cards_from_the_top() -> None:
-    table, events = stacked_start([[LUCKY, *PLAIN[:6]], [TONY, *PLAIN[6:12]]], then=PLAIN[12:14])
+    table, _ = stacked_start([[LUCKY, *PLAIN[:6]], [TONY, *PLAIN[6:12]]], then=PLAIN[12:14])
+    table, events = all_kept(table)
 
     assert events[-1] == ev.CardsDrawn(seat=0, reason="draw", count=2, cards=tuple(PLAIN[12:14]))
     assert table.rules.bosses[0].hand[-2:] == tuple(PLAIN[12:14])

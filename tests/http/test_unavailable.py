@@ -1,5 +1,5 @@
 """With Redis stopped, every route that needs it answers 503 `unavailable` with Retry-After, never 500;
-the routes that do not need it (liveness, the catalogue, the docs) keep answering; nothing changes; and
+the routes that do not need it (liveness, the catalogue, the docs, the metrics) keep answering; nothing changes; and
 once Redis is back the same app answers again."""
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ Request = tuple[str, str, dict[str, Any]]
 def needing_redis(table: Table) -> dict[tuple[str, str], Request]:
     """A request for each route and method that reads or writes Redis: (rule, method) → (method, url, options)."""
     token = {"Authorization": f"Bearer {table.tokens[0]}"}
+    player = {"Authorization": "Bearer 0123456789abcdef.abcd0123.secret"}
     game = f"/v1/games/{table.id}"
     create = {"json": {"ruleset": "twelve-gangsters", "seats": [{"name": "A"}, {"name": "B"}, {"name": "C"}]}}
     requests = [
@@ -39,11 +40,26 @@ def needing_redis(table: Table) -> dict[tuple[str, str], Request]:
         ("GET", f"{game}/result", {}),
         ("GET", "/v1/leaderboard?ruleset=twelve-gangsters", {}),
         ("GET", "/readyz", {}),
+        ("POST", f"{game}/leave", {"headers": token}),
+        ("POST", f"{game}/resign", {"headers": token}),
+        ("POST", f"{game}/abort", {"headers": token}),
+        ("POST", f"{game}/rematch", {"headers": token}),
+        ("POST", "/v1/quick-match", {"json": {"ruleset": "twelve-gangsters", "seats": 3}, "headers": player}),
+        ("POST", "/v1/players", {"json": {"name": "Zed"}}),
+        ("GET", "/v1/players/me", {"headers": player}),
+        ("POST", "/v1/players/me/tokens", {"headers": player}),
+        ("DELETE", "/v1/players/me/tokens/abcd0123", {"headers": player}),
+        ("GET", "/v1/players/me/games", {"headers": player}),
+        ("POST", "/v1/players/me/stream-tickets", {"headers": player}),
+        ("GET", "/v1/players/me/events/stream", {"headers": player}),
+        ("GET", "/v1/players/0123456789abcdef", {}),
     ]
     rule = {
         game: "/v1/games/<game_id>",
         f"{game}/states/1": "/v1/games/<game_id>/states/<version:version>",
         "/v1/leaderboard?ruleset=twelve-gangsters": "/v1/leaderboard",
+        "/v1/players/me/tokens/abcd0123": "/v1/players/me/tokens/<token_id>",
+        "/v1/players/0123456789abcdef": "/v1/players/<player_id>",
     }
     return {(rule.get(url, url.replace(game, "/v1/games/<game_id>")), method): (method, url, options)
             for method, url, options in requests}  # fmt: skip
@@ -59,9 +75,10 @@ WITHOUT_REDIS = {
     "/play": 200,
     "/play/static/app.js": 200,
     "/healthz": 503,
+    "/metrics": 200,
 }
 """Routes that answer without Redis: the catalogue, the docs and the web client's page are code; /healthz keeps
-its own body."""
+its own body; the metrics are the processes' own (the queue's depth is left out while its Redis is away)."""
 RULE_OF = {
     "/v1/rulesets/mobsters/cards": "/v1/rulesets/<ruleset_id>/cards",
     "/docs/assets/swagger-ui-bundle.js": "/docs/assets/<path:filename>",
@@ -121,7 +138,7 @@ def test_with_redis_stopped_every_route_answers_503_unavailable_and_liveness_200
 def test_a_redis_that_answers_makes_the_service_ready(api: ApiClient) -> None:
     response = api.http.get("/readyz")
     assert response.status_code == 200
-    assert response.json == {"status": "ok", "redis": "ok"}
+    assert response.json == {"status": "ok", "redis": "ok", "queue": "ok"}
 
 
 def test_liveness_touches_neither_redis_nor_the_rate_limit(config: Config) -> None:

@@ -1,0 +1,115 @@
+"""Every Lua script is given keys of one Redis Cluster slot only (a script may touch no other), whatever the
+game, the viewer or the read model: checked on every call made during whole games of every ruleset, their
+views, a join, players (registered, seated, quick-matched, told, rated), the tallies and a rebuild. And the
+lobby and the ratings are written a few times a game, never once a move."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from typing import Any
+
+import pytest
+import redis
+from redis.crc import key_slot
+from rq import Queue, SimpleWorker
+
+from events import players, store
+from projections import lobby, ratings
+from projections import players as player_feeds
+from service import jobs
+from service.app import create_app
+from service.bootstrap import bootstrap
+from service.config import Config
+from service.house import House
+from service.redis_server import RedisServer
+from service.scheduler import QUEUE
+from tests.client import ApiClient
+from tests.players.helpers import bearer, create, play_first_legal
+
+SCRIPTS = {
+    "load": store._LOAD,
+    "commit": store._COMMIT,
+    "write_views": store._WRITE_VIEWS,
+    "view": store._VIEW,
+    "lobby": lobby._WRITE,
+    "quick_match_release": lobby._RELEASE,
+    "ratings": ratings._COUNT,
+    "player_commit": players._COMMIT,
+    "player_take_over": players._TAKE_OVER,
+    "player_tell": player_feeds._TELL,
+}
+ONLY_AFTER_A_CRASH = {"player_take_over"}
+"""Taking over the name claim of a registration that died before writing its player."""
+NAMES = {hashlib.sha1(text.encode()).hexdigest(): name for name, text in SCRIPTS.items()}
+
+
+class ScriptRecorder(redis.Redis):
+    """The redis-py client, noting the keys and arguments of every script call it made (a call that found the
+    script not loaded yet is made again by redis-py, and counted once)."""
+
+    calls: list[tuple[str, list[str], list[Any]]]
+
+    def evalsha(self, sha: str, numkeys: int, *keys_and_args: Any) -> Any:  # type: ignore[override]
+        reply = super().evalsha(sha, numkeys, *keys_and_args)
+        given = [k.decode() if isinstance(k, bytes) else str(k) for k in keys_and_args[:numkeys]]
+        if any(k.startswith("syndicate:") for k in given):
+            self.calls.append((NAMES.get(sha, sha), given, list(keys_and_args[numkeys:])))
+        return reply
+
+
+@pytest.fixture
+def recorder(redis_server: RedisServer, redis_client: redis.Redis) -> ScriptRecorder:
+    client = ScriptRecorder.from_url(redis_server.url)
+    client.calls = []
+    return client
+
+
+def drain(client: redis.Redis) -> None:
+    queue = Queue(QUEUE, connection=client)
+    worker = SimpleWorker([queue], connection=client)
+    while (found := Queue.dequeue_any([queue], None, connection=client)) is not None:
+        worker.execute_job(*found)
+
+
+def test_every_script_call_of_whole_games_keeps_to_one_slot(config: Config, recorder: ScriptRecorder) -> None:
+    services = bootstrap(config, client=recorder)
+    api = ApiClient(create_app(config, services, TESTING=True).test_client())
+    jobs.use(House(services, stall_s=0.5))
+    games = [
+        api.create(ruleset, seats=[{"bot": "smart"}, *[{"bot": "random"}] * (players - 1)])
+        for ruleset, players in (("twelve-gangsters", 4), ("cash-n-guns", 5), ("mobsters", 3))
+    ]
+    joined = api.create(seats=[{"name": "Ann"}, {"open": True}, {"bot": "random"}])
+    assert api.join(joined, "Bob").status_code == 201
+    cat, dan = api.register("Cat"), api.register("Dan")
+    rated = create(api, cat, [{"player": "me"}, {"bot": "smart"}, {"bot": "random"}])
+    body = {"ruleset": "mobsters", "seats": 2}
+    for token in (cat, dan):
+        assert api.http.post("/v1/quick-match", json=body, headers=bearer(token)).status_code in (200, 201)
+    drain(recorder)
+    while play_first_legal(api, rated, cat):
+        drain(recorder)
+    assert api.result(rated).json["tallied"]
+    for table in games:
+        api.game(table)
+        assert api.result(table).json["tallied"]
+    for seat in (None, 0, 1):
+        api.game(joined, seat)
+    assert services.projections is not None
+    services.projections.rebuild()
+
+    assert {name for name, _, _ in recorder.calls} == set(SCRIPTS) - ONLY_AFTER_A_CRASH
+    for name, given, _ in recorder.calls:
+        assert len({key_slot(k.encode()) for k in given}) == 1, f"{name} was given keys of several slots: {given}"
+
+    lobby_writes = Counter(str(args[3]) for name, _, args in recorder.calls if name == "lobby")
+    board_writes = Counter(str(args[1]) for name, _, args in recorder.calls if name == "ratings")
+    for table in games:
+        commits = sum(1 for name, given, _ in recorder.calls if name == "commit" and table.id in given[0])
+        assert commits > 10
+        # Created (and so started), finished, tallied; then once more by the rebuild.
+        assert lobby_writes[table.id] == 4
+    # Rated once, by id, at the tally (a rebuild folds the ratings anew, without this script).
+    assert board_writes[rated.id] == 1
+    assert lobby_writes[joined.id] == 3  # created, joined (and so started), rebuilt

@@ -1,0 +1,103 @@
+"""Games stored before the Mobsters setup was secret (`game_created` v1, no `open_setup` option) still replay
+and audit: the upcaster fills in the option with the value they were played with. Stored events are never
+rewritten; these logs are written as that code wrote them."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import msgspec
+
+from events.commands import CreateGame, MakeMove
+from events.envelope import GENESIS, Envelope, sealed
+from events.repository import Game, event_of, fold, seal
+from games import table as tables
+from games.bots import random_bot
+from games.mobsters import RULESET
+from games.mobsters.state import Phase
+from games.registry import RULESETS
+from games.table import Seat
+from service.audit import audit_log
+
+GAME_ID = "0123456789abcdef"
+
+
+def played(ruleset_id: str, options: dict[str, Any], seed: int, moves: int) -> list[Envelope]:
+    """A game of bots, each batch sealed with the command that made it, as the service stores it."""
+    ruleset = RULESETS[ruleset_id]
+    seats = [Seat(bot="random")] * 3
+    created = tables.create(ruleset, GAME_ID, seats, options, seed, "salt", "")
+    decision = seal(ruleset, None, created, CreateGame(), None, "")
+    envelopes, game = list(decision.envelopes), decision.after
+    rng = random.Random(seed)
+    for _ in range(moves):
+        owed = ruleset.awaiting(game.table.rules)
+        if not owed or game.table.status is tables.Status.FINISHED:
+            break
+        seat = min(owed)
+        move = random_bot(tables.view(ruleset, game.table, seat), rng)
+        events = tables.play(ruleset, game.table, seat, ruleset.parse_move(move))
+        decision = seal(ruleset, game, events, MakeMove(seat=seat, move=move), seat, "")
+        envelopes += decision.envelopes
+        game = Game(ruleset, decision.after.table, decision.after.head_hash)
+    return envelopes
+
+
+def as_v1(envelopes: list[Envelope], without: str) -> list[Envelope]:
+    """The log as it was stored before: `game_created` at schema version 1, without the later option; the hash
+    chain sealed over that content."""
+    first = envelopes[0]
+    payload = {**first.payload, "options": {k: v for k, v in first.payload["options"].items() if k != without}}
+    return chained([msgspec.structs.replace(first, schema_version=1, payload=payload), *envelopes[1:]])
+
+
+def chained(envelopes: list[Envelope]) -> list[Envelope]:
+    """The envelopes sealed again, each linked to the one before."""
+    out: list[Envelope] = []
+    for envelope in envelopes:
+        out.append(sealed(msgspec.structs.replace(envelope, prev_hash=out[-1].hash if out else GENESIS)))
+    return out
+
+
+def a_seed_dealing_a_seat_no_mobster() -> int:
+    for seed in range(100):
+        created = tables.create(RULESET, GAME_ID, [Seat(bot="random")] * 3, {"open_setup": True}, seed, "salt", "")
+        state = tables.evolve(RULESET, None, created[0])
+        for event in created[1:]:
+            state = tables.evolve(RULESET, state, event)
+        if state.rules.phase is Phase.SETUP:
+            return seed
+    raise AssertionError("no seed dealt a seat no mobster")
+
+
+def test_a_mobsters_game_stored_before_the_secret_setup_replays_and_audits() -> None:
+    seed = a_seed_dealing_a_seat_no_mobster()
+    log = as_v1(played("mobsters", {"open_setup": True}, seed, moves=60), without="open_setup")
+    assert "open_setup" not in log[0].payload["options"] and log[0].schema_version == 1
+    assert any(e.type in ("mobsters.hand_kept", "mobsters.cards_discarded") for e in log)
+
+    report = audit_log(GAME_ID, log)
+    table = fold(RULESET, None, log)
+
+    assert report.ok, report.problems
+    assert table is not None and table.rules.open_setup
+    assert table.options["open_setup"] is True
+    assert event_of(log[0]).options["open_setup"] is True  # type: ignore[attr-defined]
+
+
+def test_the_same_log_claiming_the_secret_setup_does_not_audit() -> None:
+    log = played("mobsters", {"open_setup": True}, a_seed_dealing_a_seat_no_mobster(), moves=20)
+    payload = {**log[0].payload, "options": {**log[0].payload["options"], "open_setup": False}}
+
+    report = audit_log(GAME_ID, chained([msgspec.structs.replace(log[0], payload=payload), *log[1:]]))
+
+    assert not report.ok
+    assert report.problems[0]["check"] == "decision"
+
+
+def test_a_game_of_another_ruleset_stored_at_v1_reads_as_it_was() -> None:
+    log = as_v1(played("twelve-gangsters", {}, 3, moves=9), without="")
+
+    assert audit_log(GAME_ID, log).ok
+    assert event_of(log[0]).options == log[0].payload["options"]  # type: ignore[attr-defined]
