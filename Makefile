@@ -26,6 +26,17 @@ cluster: install
 test: install lint typecheck
 	$(BIN)/pytest
 
+.PHONY: test-web screenshots
+
+## Only the web client's browser tests (Playwright driving /usr/bin/chromium; two to three minutes).
+test-web: install
+	$(BIN)/pytest tests/web
+
+## Play each game in the browser tests and save a screenshot of each table under docs/screenshots/.
+screenshots: install
+	mkdir -p docs/screenshots
+	SYNDICATE_SCREENSHOTS=docs/screenshots $(BIN)/pytest tests/web
+
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .

@@ -7,7 +7,7 @@ from typing import Any
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from service import docs
+from service import docs, web
 from service.api import BLUEPRINTS, context, hygiene, parsing, telemetry
 from service.api.openapi import ProblemResponses, document_games
 from service.api.problems import ProblemApi
@@ -59,5 +59,6 @@ def create_app(config: Config | None = None, services: Services | None = None, *
         api.register_blueprint(blueprint)
     document_games(api)
     app.register_blueprint(docs.assets)
+    app.register_blueprint(web.blueprint)
     hygiene.allow_origins(app, config.cors_origins)
     return app

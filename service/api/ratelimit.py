@@ -22,7 +22,9 @@ from service.errors import RateLimitedError
 log = logging.getLogger(__name__)
 
 PREFIX = "syndicate:rate"
-EXEMPT = frozenset({"health.Health", "health.Live", "health.Ready", "health.Metrics", "static", "docs_assets.static"})
+EXEMPT = frozenset(
+    {"health.Health", "health.Live", "health.Ready", "health.Metrics", "static", "docs_assets.static", "web.static"}
+)
 
 
 def caller_key() -> str:

@@ -72,14 +72,17 @@ WITHOUT_REDIS = {
     "/openapi.json": 200,
     "/docs": 200,
     "/docs/assets/swagger-ui-bundle.js": 200,
+    "/play": 200,
+    "/play/static/app.js": 200,
     "/healthz": 503,
     "/metrics": 200,
 }
-"""Routes that answer without Redis: the catalogue and the docs are code; /healthz keeps its own body; the
-metrics are the processes' own (the queue's depth is left out while its Redis is away)."""
+"""Routes that answer without Redis: the catalogue, the docs and the web client's page are code; /healthz keeps
+its own body; the metrics are the processes' own (the queue's depth is left out while its Redis is away)."""
 RULE_OF = {
     "/v1/rulesets/mobsters/cards": "/v1/rulesets/<ruleset_id>/cards",
     "/docs/assets/swagger-ui-bundle.js": "/docs/assets/<path:filename>",
+    "/play/static/app.js": "/play/static/<path:filename>",
 }
 """The route of each URL above that is not its own route."""
 

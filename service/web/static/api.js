@@ -1,0 +1,85 @@
+// The public HTTP API, as any client calls it: JSON, bearer seat tokens, problem+json errors, stream tickets.
+
+export class ApiError extends Error {
+  constructor(status, problem) {
+    super(problem.detail || problem.title || `HTTP ${status}`);
+    this.status = status;
+    this.code = problem.code || "http_error";
+  }
+}
+
+export async function call(method, path, { body, token, ifMatch } = {}) {
+  const headers = { Accept: "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (ifMatch !== undefined) headers["If-Match"] = `"${ifMatch}"`;
+  if (method === "POST" && path.endsWith("/moves")) headers["Idempotency-Key"] = crypto.randomUUID();
+  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  if (response.status === 204) return null;
+  const data = await response.json();
+  if (!response.ok) throw new ApiError(response.status, data);
+  return data;
+}
+
+export const get = (path, token) => call("GET", path, { token });
+
+// Seat tokens are shown once, at creation or joining: kept in this browser, one per game.
+const SEATS = "syndicate.seats";
+
+export const seats = {
+  all() {
+    try {
+      return JSON.parse(localStorage.getItem(SEATS)) || {};
+    } catch {
+      return {};
+    }
+  },
+  of(gameId) {
+    return this.all()[gameId] || null;
+  },
+  keep(gameId, seat, token) {
+    const all = this.all();
+    all[gameId] = { seat, token };
+    localStorage.setItem(SEATS, JSON.stringify(all));
+  },
+};
+
+// The live feed. A seat's own feed needs a single-use ticket (EventSource cannot send Authorization), so every
+// reconnection asks for a new one and resumes after the last event seen. `types` are the event types to listen
+// to: the feed names each message by its type, and EventSource delivers only the names it listens for.
+export function follow(gameId, token, types, onEvent) {
+  let source = null;
+  let last = 0;
+  let stopped = false;
+  let timer = null;
+  const again = () => {
+    if (!stopped) timer = setTimeout(open, 2000);
+  };
+  const seen = (message) => {
+    last = Math.max(last, Number(message.lastEventId) || 0);
+    if (message.type === "game_tallied") stopped = true; // the feed closes after it: nothing more will come
+    onEvent(message);
+  };
+  const open = async () => {
+    let url = `/v1/games/${gameId}/events/stream`;
+    try {
+      if (token) url = (await call("POST", `/v1/games/${gameId}/stream-tickets`, { token })).stream;
+    } catch {
+      again();
+      return;
+    }
+    if (stopped) return;
+    source = new EventSource(url + (url.includes("?") ? "&" : "?") + `after=${last}`);
+    for (const type of [...types, "game_finished"]) source.addEventListener(type, seen);
+    source.addEventListener("error", () => {
+      source.close(); // a ticket opens one feed once: reconnect with a new one, not the browser's retry
+      again();
+    });
+  };
+  open();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    if (source) source.close();
+  };
+}

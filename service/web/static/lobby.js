@@ -1,0 +1,221 @@
+// The lobby: the games of each ruleset (waiting, running, finished), creating a game, joining an open seat.
+// Who "I" am is a name kept in this browser; a signed-in player would replace it in `identity` alone.
+import { call, get, seats } from "./api.js";
+import { h, rulesetName } from "./dom.js";
+import { t, when } from "./i18n.js";
+
+const NAME = "syndicate.name";
+const STATUSES = ["waiting", "in_progress", "finished"];
+const SEAT_KINDS = ["me", "open", "random", "smart"];
+const LIST_REFRESH_MS = 5000;
+
+export const identity = {
+  name: () => localStorage.getItem(NAME) || t("default_name"),
+  setName: (name) => localStorage.setItem(NAME, name),
+};
+
+const chosen = { ruleset: null };
+
+export async function showLobby(root, app) {
+  const rulesets = await app.rulesets();
+  chosen.ruleset = chosen.ruleset || rulesets[0].id;
+  const ruleset = rulesets.find((r) => r.id === chosen.ruleset);
+  const tabs = h(
+    "div",
+    { class: "tabs", role: "group", "aria-label": t("games") },
+    rulesets.map((r) =>
+      h(
+        "button",
+        {
+          type: "button",
+          class: "tab",
+          "aria-pressed": String(r.id === ruleset.id),
+          "data-ruleset": r.id,
+          onclick: () => {
+            chosen.ruleset = r.id;
+            app.render();
+          },
+        },
+        rulesetName(r.id),
+      ),
+    ),
+  );
+  const lists = h("div", { class: "lists" }, STATUSES.map((status) => gameList(ruleset, status, app)));
+  // The lists follow new games, but never under the keyboard's focus.
+  const timer = setInterval(() => {
+    if (!lists.contains(document.activeElement)) lists.replaceChildren(...STATUSES.map((s) => gameList(ruleset, s, app)));
+  }, LIST_REFRESH_MS);
+  root.replaceChildren(
+    h("h1", {}, t("lobby")),
+    identityBox(),
+    tabs,
+    h(
+      "div",
+      { class: "lobby-grid" },
+      h("section", { class: "panel", "aria-labelledby": "create-title" }, [
+        h("h2", { id: "create-title" }, t("new_game", { game: rulesetName(ruleset.id) })),
+        createForm(ruleset, app),
+        howTo(ruleset.id),
+      ]),
+      lists,
+    ),
+  );
+  return () => clearInterval(timer);
+}
+
+function identityBox() {
+  const input = h("input", {
+    id: "my-name",
+    value: identity.name(),
+    maxlength: "40",
+    autocomplete: "nickname",
+    onchange: (e) => identity.setName(e.target.value.trim() || t("default_name")),
+  });
+  return h("section", { class: "identity", id: "identity" }, [
+    h("label", { for: "my-name" }, t("your_name")),
+    input,
+  ]);
+}
+
+export function howTo(rulesetId, open = false) {
+  const details = h("details", { class: "howto" }, [
+    h("summary", {}, t("how_to_play")),
+    ...t(`howto.${rulesetId}`)
+      .split("\n")
+      .map((line) => h("p", {}, line)),
+  ]);
+  details.open = open;
+  return details;
+}
+
+function seatRow(index, kind, onchange) {
+  const id = `seat-${index}`;
+  return h("li", { class: "seat-row" }, [
+    h("label", { for: id }, t("seat_n", { n: index })),
+    h(
+      "select",
+      { id, "data-seat": String(index), onchange },
+      SEAT_KINDS.map((k) => h("option", { value: k, selected: k === kind ? "" : null }, t(`seat_kind.${k}`))),
+    ),
+  ]);
+}
+
+function optionInput(option) {
+  const id = `option-${option.name}`;
+  const label = h("label", { for: id }, t(`option.${option.name}`));
+  if (option.type === "bool") {
+    const box = h("input", { id, type: "checkbox", "data-option": option.name });
+    box.checked = Boolean(option.default);
+    return h("div", { class: "option check" }, [box, label]);
+  }
+  const input = h("input", {
+    id,
+    type: "number",
+    min: "0",
+    "data-option": option.name,
+    value: option.default ?? "",
+    placeholder: option.default === null ? t("option_unset") : "",
+  });
+  return h("div", { class: "option" }, [label, input]);
+}
+
+function createForm(ruleset, app) {
+  const kinds = ["me", ...Array(ruleset.min_players - 1).fill("smart")];
+  const list = h("ol", { class: "seat-rows", start: "0" });
+  const error = h("p", { class: "error", role: "alert" });
+  const draw = () => list.replaceChildren(...kinds.map((k, i) => seatRow(i, k, (e) => (kinds[i] = e.target.value))));
+  draw();
+  const more = h("button", { type: "button", class: "small" }, t("add_seat"));
+  const fewer = h("button", { type: "button", class: "small" }, t("remove_seat"));
+  more.onclick = () => kinds.length < ruleset.max_players && (kinds.push("random"), draw());
+  fewer.onclick = () => kinds.length > ruleset.min_players && (kinds.pop(), draw());
+  const form = h("form", { class: "create", "aria-describedby": "create-title" }, [
+    h("fieldset", {}, [h("legend", {}, t("seats", { min: ruleset.min_players, max: ruleset.max_players })), list]),
+    h("div", { class: "row" }, [more, fewer]),
+    h("fieldset", {}, [h("legend", {}, t("options")), ...ruleset.options.map(optionInput)]),
+    error,
+    h("button", { type: "submit", class: "primary", id: "create-game" }, t("create")),
+  ]);
+  form.onsubmit = async (e) => {
+    e.preventDefault();
+    if (kinds.filter((k) => k === "me").length > 1) {
+      error.textContent = t("one_me");
+      return;
+    }
+    const body = { ruleset: ruleset.id, seats: kinds.map(seatBody), options: readOptions(form, ruleset) };
+    try {
+      const game = await call("POST", "/v1/games", { body });
+      const me = kinds.indexOf("me");
+      const mine = game.tokens.find((token) => token.seat === me);
+      if (mine) seats.keep(game.game_id, mine.seat, mine.token);
+      app.go(`#/game/${game.game_id}`);
+    } catch (failure) {
+      error.textContent = app.problem(failure);
+    }
+  };
+  return form;
+}
+
+function seatBody(kind) {
+  if (kind === "me") return { name: identity.name() };
+  if (kind === "open") return { open: true };
+  return { bot: kind };
+}
+
+function readOptions(form, ruleset) {
+  const options = {};
+  for (const option of ruleset.options) {
+    const input = form.querySelector(`[data-option="${option.name}"]`);
+    if (option.type === "bool") options[option.name] = input.checked;
+    else if (input.value !== "") options[option.name] = Number(input.value);
+  }
+  return options;
+}
+
+function gameList(ruleset, status, app) {
+  const list = h("ul", { class: "games", "aria-busy": "true" });
+  const section = h("section", { class: "panel", "data-status": status }, [h("h2", {}, t(`status.${status}`)), list]);
+  get(`/v1/games?status=${status}&ruleset=${ruleset.id}&page_size=10`)
+    .then((games) => {
+      list.removeAttribute("aria-busy");
+      list.replaceChildren(...(games.length ? games.map((g) => gameItem(g, app)) : [h("li", { class: "none" }, t("none"))]));
+    })
+    .catch((failure) => list.replaceChildren(h("li", { class: "error" }, app.problem(failure))));
+  return section;
+}
+
+function seatLabel(seat) {
+  if (seat.open) return t("seat_kind.open");
+  if (seat.bot) return t(`bot.${seat.bot}`);
+  return seat.name;
+}
+
+function gameItem(game, app) {
+  const mine = seats.of(game.game_id);
+  const actions = [];
+  if (mine && game.status !== "finished") actions.push(link(`#/game/${game.game_id}`, t("play"), "primary"));
+  if (!mine && game.status === "waiting" && game.open_seats > 0) {
+    const join = h("button", { type: "button", class: "primary", "data-join": game.game_id }, t("join"));
+    join.onclick = async () => {
+      try {
+        const joined = await call("POST", `/v1/games/${game.game_id}/join`, { body: { name: identity.name() } });
+        seats.keep(game.game_id, joined.seat, joined.token);
+        app.go(`#/game/${game.game_id}`);
+      } catch (failure) {
+        app.announce(app.problem(failure));
+      }
+    };
+    actions.push(join);
+  }
+  if (game.status !== "finished") actions.push(link(`#/watch/${game.game_id}`, t("watch")));
+  else actions.push(link(`#/replay/${game.game_id}`, t("replay")));
+  return h("li", { class: "game-item", "data-game": game.game_id }, [
+    h("span", { class: "who" }, game.seats.map(seatLabel).join(" · ")),
+    h("span", { class: "when" }, when(game.created_at)),
+    h("span", { class: "actions" }, actions),
+  ]);
+}
+
+function link(href, text, cls = "") {
+  return h("a", { href, class: `button ${cls}` }, text);
+}

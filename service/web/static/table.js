@@ -1,0 +1,190 @@
+// A table: the game as this browser's seat (or a spectator) sees it, kept live by the feed. Moves are the
+// seat's `legal_moves`, drawn as buttons by the game's module: what is not legal is never a button.
+import { call, follow, get, seats } from "./api.js";
+import { h, rulesetName } from "./dom.js";
+import { GAMES, EVENT_TYPES } from "./games/index.js";
+import { money, t } from "./i18n.js";
+import { howTo } from "./lobby.js";
+
+export function seatName(view, seat, me) {
+  const info = view.seats[seat] || {};
+  // Bots are told apart by their seat: a table may hold several of one kind.
+  let name = info.open ? t("seat_kind.open") : info.bot ? t("bot_at", { bot: t(`bot.${info.bot}`), n: seat }) : info.name;
+  if (seat === me) name = t("you_named", { name });
+  return name ?? t("seat_n", { n: seat });
+}
+
+// What a game module draws with: the view, the catalogue, seat names and buttons for legal moves only.
+export function makeUi(view, catalogue, events, act, redraw = () => {}) {
+  const me = view.you ? view.you.seat : null;
+  const legal = act ? view.you?.legal_moves || [] : [];
+  return {
+    view, catalogue, events, me, legal, t, money, redraw,
+    name: (seat) => seatName(view, seat, me),
+    card: (id) => catalogue.byId[String(id)] || { id, name: String(id), kind: "unknown" },
+    moves: (predicate) => legal.filter(predicate),
+    button(move, content, label, cls = "") {
+      const key = JSON.stringify(move);
+      return h("button", { type: "button", class: `move ${cls}`, "data-move": key, "data-key": key,
+        "aria-label": label, title: label, onclick: () => act(move) }, content);
+    },
+  };
+}
+
+export function describe(event, ui) {
+  const key = `ev.${event.type}`;
+  return t(key, { p: event.payload, name: ui.name, card: (id) => ui.card(id).name, money });
+}
+
+export function eventList(events, ui, current = null, onPick = null) {
+  return h("ol", { class: "events", reversed: onPick ? null : "" },
+    (onPick ? events : [...events].reverse()).map((event) => {
+      const text = `${event.version}. ${describe(event, ui)}`;
+      const item = onPick
+        ? h("button", { type: "button", class: "event", "aria-current": event.version === current ? "step" : null,
+            onclick: () => onPick(event.version) }, text)
+        : text;
+      return h("li", { "data-version": event.version, class: event.version === current ? "current" : null }, item);
+    }));
+}
+
+export function resultPanel(result, ui, format) {
+  if (!result) return null;
+  const order = result.scores.map((score, seat) => ({ seat, score, rank: result.ranks[seat] }));
+  order.sort((a, b) => (a.rank ?? 99) - (b.rank ?? 99));
+  return h("section", { class: "panel result", id: "result", "aria-labelledby": "result-title" }, [
+    h("h2", { id: "result-title" }, t("result")),
+    h("p", { class: "winners" }, result.winners.length
+      ? t("winners", { names: result.winners.map(ui.name).join(", ") }) : t("no_winner")),
+    h("table", {}, [
+      h("thead", {}, h("tr", {}, [h("th", {}, t("rank")), h("th", {}, t("player")), h("th", {}, t("score"))])),
+      h("tbody", {}, order.map((row) => h("tr", { class: result.winners.includes(row.seat) ? "won" : null }, [
+        h("td", {}, row.rank ?? "–"), h("td", {}, ui.name(row.seat)), h("td", {}, format(row.score, ui))]))),
+    ]),
+    result.tie_break ? h("p", {}, t("tie_break", { rule: result.tie_break })) : null,
+  ]);
+}
+
+function awaitingLine(view, ui) {
+  if (view.status === "finished") return h("p", { class: "awaiting done" }, t("game_over"));
+  if (view.status === "waiting") return h("p", { class: "awaiting" }, t("waiting_for_players"));
+  const mine = view.awaiting.find((a) => a.seat === ui.me);
+  const others = view.awaiting.filter((a) => a.seat !== ui.me).map((a) => ui.name(a.seat));
+  const deadline = view.awaiting.map((a) => a.deadline_at).filter(Boolean).sort()[0];
+  return h("p", { class: `awaiting ${mine ? "mine" : ""}`, id: "awaiting" }, [
+    mine ? h("strong", {}, t("your_decision", { decision: t(`decision.${mine.decision}`) })) : null,
+    mine && others.length ? " · " : null,
+    others.length ? t("waiting_for", { names: others.join(", ") }) : null,
+    deadline ? h("span", { class: "countdown", "data-deadline": deadline, role: "timer" }, "") : null,
+  ]);
+}
+
+function tick() {
+  for (const element of document.querySelectorAll("[data-deadline]")) {
+    const left = Math.max(0, Math.ceil((Date.parse(element.dataset.deadline) - Date.now()) / 1000));
+    element.textContent = t("seconds_left", { s: left });
+    element.classList.toggle("urgent", left <= 5);
+  }
+}
+
+export async function showTable(root, app, gameId, watching) {
+  const mine = watching ? null : seats.of(gameId);
+  const token = mine?.token;
+  let view = await get(`/v1/games/${gameId}`, token);
+  const game = GAMES[view.ruleset];
+  const catalogue = await app.catalogue(view.ruleset);
+  let events = [];
+  let result = null;
+  let notice = "";
+  let wasMine = false;
+  let handFocus = false; // the keyboard was in the moves: give it back to them when the next decision comes
+
+  const act = async (move) => {
+    document.body.dataset.busy = "1";
+    const single = view.awaiting.length === 1; // a turn-based decision: guard it with the version we decided on
+    try {
+      const answer = await call("POST", `/v1/games/${gameId}/moves`, { body: move, token, ifMatch: single ? view.version : undefined });
+      view = answer.game;
+      notice = "";
+      setTimeout(() => refresh().catch(() => {}), 0); // the log: other seats may have moved in between
+    } catch (failure) {
+      notice = app.problem(failure);
+      await refresh(false);
+    }
+    draw();
+    document.body.dataset.busy = "0";
+  };
+
+  const draw = () => {
+    const focused = document.activeElement?.dataset?.key;
+    const ui = makeUi(view, catalogue, events, watching ? null : act, draw);
+    const yourTurn = ui.legal.length > 0;
+    if (yourTurn && !wasMine) app.announce(t("your_turn"));
+    wasMine = yourTurn;
+    root.replaceChildren(
+      h("div", { class: "table-head" }, [
+        h("h1", {}, rulesetName(view.ruleset)),
+        h("span", { class: `badge status-${view.status}` }, t(`status.${view.status}`)),
+        h("span", { class: "meta", id: "version" }, t("version_n", { n: view.version })),
+        h("span", { class: "meta" }, ui.me === null ? t("watching") : t("playing_as", { name: ui.name(ui.me) })),
+        h("nav", { class: "links" }, [
+          h("a", { href: "#/", class: "button" }, t("back_to_lobby")),
+          view.status === "finished" ? h("a", { href: `#/replay/${gameId}`, class: "button", id: "to-replay" }, t("replay")) : null,
+        ]),
+      ]),
+      awaitingLine(view, ui),
+      h("p", { class: "notice", role: "alert" }, notice),
+      h("div", { class: "table-grid" }, [
+        h("section", { class: `board ${view.ruleset}`, "aria-label": t("table"), "data-version": view.version,
+          "data-status": view.status }, view.status === "waiting" ? waitingSeats(view, ui) : game.render(view, ui)),
+        h("aside", { class: "side" }, [
+          resultPanel(result, ui, game.score),
+          howTo(view.ruleset),
+          h("section", { class: "panel log", "aria-labelledby": "log-title" }, [
+            h("h2", { id: "log-title" }, t("events")),
+            eventList(events.slice(-60), ui),
+          ]),
+        ]),
+      ]),
+    );
+    tick();
+    const again = focused && [...root.querySelectorAll("[data-key]")].find((e) => e.dataset.key === focused);
+    if (focused) handFocus = focused.startsWith("{");
+    else if (document.activeElement !== document.body) handFocus = false;
+    if (again) again.focus();
+    else if (handFocus) root.querySelector("[data-move]")?.focus();
+  };
+
+  const refresh = async (redraw = true) => {
+    const after = events.at(-1)?.version ?? 0;
+    const [next, page] = await Promise.all([
+      get(`/v1/games/${gameId}`, token),
+      get(`/v1/games/${gameId}/events?after=${after}&limit=1000`, token),
+    ]);
+    if (next.version >= view.version) view = next;
+    events.push(...page.events.filter((e) => e.version > (events.at(-1)?.version ?? 0)));
+    if (view.status === "finished" && !result?.tallied) result = await get(`/v1/games/${gameId}/result`).catch(() => null);
+    if (redraw) draw();
+  };
+
+  let pending = null;
+  const later = (message) => {
+    if (Number(message.lastEventId) <= (events.at(-1)?.version ?? 0) && message.type !== "game_finished") return; // seen
+    clearTimeout(pending);
+    pending = setTimeout(() => refresh().catch((failure) => { notice = app.problem(failure); draw(); }), 60);
+  };
+  await refresh(false);
+  draw();
+  const stop = view.status === "finished" && result?.tallied ? () => {} : follow(gameId, token, EVENT_TYPES, later);
+  const timer = setInterval(tick, 250);
+  return () => {
+    stop();
+    clearInterval(timer);
+    clearTimeout(pending);
+  };
+}
+
+function waitingSeats(view, ui) {
+  return h("ul", { class: "waiting-seats" }, view.seats.map((seat) =>
+    h("li", { class: seat.open ? "open" : "" }, `${t("seat_n", { n: seat.seat })}: ${ui.name(seat.seat)}`)));
+}
