@@ -39,20 +39,10 @@ class Played:
     status: str
 
 
-def play(
-    service: Service,
-    ruleset: str,
-    seats: int,
-    rng: random.Random,
-    policy: Policy = random_move,
-    options: dict[str, Any] | None = None,
-    seed: int | None = None,
-    on_move: OnMove | None = None,
-    stop_at: int | None = None,
-) -> Played:
+def play(*args: Any, **how: Any) -> Played:
     """Create a game of named seats and play it to its end (or to version `stop_at`), each awaited seat in
-    turn moving by `policy`."""
-    steps = stepwise(service, ruleset, seats, rng, policy, options, seed, on_move, stop_at)
+    turn moving by `policy`: `stepwise`'s arguments, its steps taken one after another."""
+    steps = stepwise(*args, **how)
     while True:
         try:
             next(steps)
@@ -72,7 +62,8 @@ def stepwise(
     on_move: OnMove | None = None,
     stop_at: int | None = None,
 ) -> Generator[None, None, Played]:
-    """`play`, one move per step: several games advanced in turn share the same moments of a noisy machine."""
+    """A game played one move per step (`play` takes every step): several games advanced in turn share the
+    same moments of a noisy machine."""
     created = service.create(ruleset, [{"name": f"P{i}"} for i in range(seats)], options, seed)
     game_id, tokens, view = created.game_id, created.tokens, created.view
     moves = 0

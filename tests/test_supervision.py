@@ -8,17 +8,16 @@ import re
 import signal
 import subprocess
 import sys
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 import requests
 
 from service.redis_server import free_port
 from tests.client import metric_value
+from tests.waiting import wait_for
 
 
 @dataclass
@@ -33,19 +32,6 @@ class Service:
     def pids(self, child: str) -> list[int]:
         """Every pid the run log says `child` was started with, oldest first."""
         return [int(pid) for pid in re.findall(rf"{child} started \(pid (\d+)\)", self.log_text())]
-
-
-def wait_for(condition: Callable[[], Any], what: str, timeout_s: float = 30) -> Any:
-    deadline = time.monotonic() + timeout_s
-    while True:
-        try:
-            value = condition()
-        except requests.RequestException:
-            value = None
-        if value:
-            return value
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.1)
 
 
 @pytest.fixture

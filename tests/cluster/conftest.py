@@ -10,7 +10,6 @@ import contextlib
 import os
 import signal
 import subprocess
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from redis.cluster import RedisCluster
 
 from service.cluster import LocalCluster, api_command, can_cluster, deployment_env, worker_command
 from service.redis_server import RedisServer, free_port
+from tests.waiting import wait_for
 
 NODE_TIMEOUT_MS = 1000
 """Low, so that a replica takes over from a killed master within a few seconds."""
@@ -130,13 +130,3 @@ def ready(url: str) -> bool:
         return requests.get(f"{url}/readyz", timeout=2).status_code == 200
     except requests.RequestException:
         return False
-
-
-def wait_for(condition: Callable[[], Any], timeout_s: float = 60, what: str = "condition") -> Any:
-    deadline = time.monotonic() + timeout_s
-    while True:
-        value = condition()
-        if value:
-            return value
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.1)

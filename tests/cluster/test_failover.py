@@ -19,7 +19,8 @@ from redis.cluster import RedisCluster
 
 from events import keys
 from service.cluster import LocalCluster
-from tests.cluster.conftest import start_cluster, wait_for
+from tests.cluster.conftest import start_cluster
+from tests.waiting import wait_for
 
 GAMES = 6
 SEATS = 3

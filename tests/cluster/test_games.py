@@ -16,8 +16,8 @@ from service.bootstrap import bootstrap
 from service.cluster import LocalCluster, deployment_env
 from service.config import Config
 from service.redis_server import RedisServer
-from tests.cluster.conftest import wait_for
 from tests.service.read_models import read_models
+from tests.waiting import wait_for
 
 RULESETS = [("twelve-gangsters", 4), ("cash-n-guns", 5), ("mobsters", 3)]
 

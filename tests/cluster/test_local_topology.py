@@ -14,7 +14,8 @@ from pathlib import Path
 import requests
 
 from service.cluster import BUS_OFFSET, LocalCluster
-from tests.cluster.conftest import ready, wait_for
+from tests.cluster.conftest import ready
+from tests.waiting import wait_for
 
 
 def free_run(count: int) -> int:

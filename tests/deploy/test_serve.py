@@ -23,6 +23,7 @@ from service.cli import GRACEFUL_TIMEOUT_S
 from service.redis_server import RedisServer, free_port
 from tests.client import metric_value
 from tests.deploy.test_container import DOCKER_STOP_WAIT_S
+from tests.waiting import wait_for
 
 SEATS = [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cat"}]
 
@@ -36,19 +37,6 @@ class Served:
     def lines(self) -> list[dict[str, Any]]:
         """The log's lines, each a JSON object (a stray line, a warning say, is left out)."""
         return [json.loads(line) for line in self.log.read_text().splitlines() if line.startswith("{")]
-
-
-def wait_for(condition: Callable[[], Any], what: str, timeout_s: float = 30) -> Any:
-    deadline = time.monotonic() + timeout_s
-    while True:
-        try:
-            value = condition()
-        except requests.RequestException:
-            value = None
-        if value:
-            return value
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.1)
 
 
 @pytest.fixture

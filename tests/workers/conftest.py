@@ -7,7 +7,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -42,16 +41,6 @@ def start_worker(redis_server: RedisServer, redis_client) -> Iterator[Callable[.
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
-
-
-def wait_for(condition: Callable[[], Any], timeout_s: float = 60, what: str = "condition") -> Any:
-    deadline = time.monotonic() + timeout_s
-    while True:
-        value = condition()
-        if value:
-            return value
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.1)
 
 
 def tallied(api: ApiClient, table: Table) -> bool:

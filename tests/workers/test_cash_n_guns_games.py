@@ -9,7 +9,8 @@ import time
 import pytest
 
 from tests.client import ApiClient, Table
-from tests.workers.conftest import tallied, wait_for
+from tests.waiting import wait_for
+from tests.workers.conftest import tallied
 
 PAINTINGS = {0: 0, 1: 4_000, 2: 12_000, 3: 30_000, 4: 60_000, 5: 100_000, 6: 150_000, 7: 200_000, 8: 300_000}
 PAINTINGS |= {9: 400_000, 10: 500_000}

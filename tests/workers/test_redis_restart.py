@@ -19,7 +19,8 @@ from service.config import Config
 from service.redis_server import RedisServer, free_port
 from service.use_cases import create_game
 from tests.client import ApiClient, Table
-from tests.workers.conftest import tallied, wait_for
+from tests.waiting import wait_for
+from tests.workers.conftest import tallied
 
 
 @pytest.fixture

@@ -14,7 +14,8 @@ import requests
 
 from service.redis_server import RedisServer, free_port
 from tests.client import ApiClient, metric_value
-from tests.workers.conftest import tallied, wait_for
+from tests.waiting import wait_for
+from tests.workers.conftest import tallied
 
 
 def json_lines(path: Path) -> list[dict[str, Any]]:

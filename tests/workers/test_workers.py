@@ -8,7 +8,8 @@ import signal
 import pytest
 
 from tests.client import ApiClient
-from tests.workers.conftest import tallied, wait_for
+from tests.waiting import wait_for
+from tests.workers.conftest import tallied
 
 
 @pytest.mark.parametrize("players", [3, 6])
