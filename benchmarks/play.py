@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,6 +52,27 @@ def play(
 ) -> Played:
     """Create a game of named seats and play it to its end (or to version `stop_at`), each awaited seat in
     turn moving by `policy`."""
+    steps = stepwise(service, ruleset, seats, rng, policy, options, seed, on_move, stop_at)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            played: Played = done.value
+            return played
+
+
+def stepwise(
+    service: Service,
+    ruleset: str,
+    seats: int,
+    rng: random.Random,
+    policy: Policy = random_move,
+    options: dict[str, Any] | None = None,
+    seed: int | None = None,
+    on_move: OnMove | None = None,
+    stop_at: int | None = None,
+) -> Generator[None, None, Played]:
+    """`play`, one move per step: several games advanced in turn share the same moments of a noisy machine."""
     created = service.create(ruleset, [{"name": f"P{i}"} for i in range(seats)], options, seed)
     game_id, tokens, view = created.game_id, created.tokens, created.view
     moves = 0
@@ -73,6 +94,7 @@ def play(
             on_move(seat_view["version"], elapsed, body, answer)
         view = answer["game"]
         moves += 1
+        yield
     return Played(game_id, view["version"], moves, view["status"])
 
 

@@ -24,6 +24,7 @@ import subprocess
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 import redis
@@ -31,6 +32,7 @@ import redis
 from benchmarks.common import env_float, machine, median, own_redis, say_command
 from benchmarks.inprocess import service
 from benchmarks.play import play
+from benchmarks.profile_move import PROJECT, cumulative
 
 BATCHES = (
     # ruleset, seats, games at scale 1
@@ -132,6 +134,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             + ", ".join(f"{t:.2f}" for t in times)
             + ")"
         )
+        profile_rebuild(inproc.rebuild, total_events)
         started = time.perf_counter()
         subprocess.run(
             [sys.executable, "-m", "service.cli", "projections", "rebuild"],
@@ -147,6 +150,28 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         )
         report["rebuild"] = {"events": total_events, "games": total_games, "seconds": best, "cli_seconds": cli}
     return report
+
+
+def profile_rebuild(rebuild: Callable[[], object], events: int) -> None:
+    """One more rebuild under pyinstrument: where its time goes, by package and by the service's functions."""
+    try:
+        from pyinstrument import Profiler
+    except ImportError:
+        return
+    profiler = Profiler(interval=0.001)
+    profiler.start()
+    rebuild()
+    root = profiler.stop().root_frame()
+    if root is None:
+        return
+    total, by_package = cumulative(root)
+    wall = root.time
+    print(f"a rebuild under pyinstrument ({1e6 * wall / events:.1f} us per event profiled); self time by package:")
+    print("  " + ", ".join(f"{p} {100 * t / wall:.1f}%" for p, t in sorted(by_package.items(), key=lambda kv: -kv[1])))
+    print("  the service's own functions by cumulative time:")
+    own = [(k, t) for k, t in total.items() if k[1].split("/")[0] in PROJECT]
+    for (function, where), seconds in sorted(own, key=lambda kv: -kv[1])[:12]:
+        print(f"  {100 * seconds / wall:6.1f}%  {function}  {where}")
 
 
 if __name__ == "__main__":

@@ -20,7 +20,30 @@ class CreateGame(Command, frozen=True, tag="create"):
 
 
 class JoinGame(Command, frozen=True, tag="join"):
+    """`player` is the name taken; `player_id` the registered player who took it, if one did."""
+
     player: str
+    player_id: str | None = None
+
+
+class LeaveGame(Command, frozen=True, tag="leave"):
+    seat: int
+
+
+class ResignGame(Command, frozen=True, tag="resign"):
+    seat: int
+
+
+class AbortGame(Command, frozen=True, tag="abort"):
+    """Asked by a seat named at creation, or by the creating player."""
+
+    seat: int | None = None
+    player_id: str | None = None
+
+
+class CreateRematch(Command, frozen=True, tag="rematch"):
+    seat: int
+    game_id: str
 
 
 class MakeMove(Command, frozen=True, tag="move"):
@@ -41,7 +64,9 @@ class TallyGame(Command, frozen=True, tag="tally"):
     """The final tally of a finished game."""
 
 
-AnyCommand = CreateGame | JoinGame | MakeMove | CloseWait | TallyGame
+AnyCommand = (
+    CreateGame | JoinGame | MakeMove | CloseWait | TallyGame | LeaveGame | ResignGame | AbortGame | CreateRematch
+)
 
 
 def parse(stored: dict[str, Any]) -> AnyCommand:

@@ -57,24 +57,15 @@ def active_games() -> str:
     return f"{PREFIX}:{{lobby}}:active"
 
 
-def leaderboard_counted(ruleset: str) -> str:
-    """The finished games a ruleset's leaderboard has counted. A ruleset's leaderboard keys share the hash tag
-    `{leaderboard:<ruleset>}`: each leaderboard is one slot, and the three rulesets' are three."""
-    return f"{PREFIX}:{{leaderboard:{ruleset}}}:counted"
-
-
-def leaderboard_stats(ruleset: str) -> str:
-    """Per player name: a hash field `<name>:games`, `<name>:wins`, `<name>:points`."""
-    return f"{PREFIX}:{{leaderboard:{ruleset}}}:stats"
-
-
 READ_MODEL_PATTERNS = (
     f"{PREFIX}:game:{{*}}:views",
     f"{PREFIX}:game:{{*}}:result",
     f"{PREFIX}:{{lobby}}:*",
-    f"{PREFIX}:{{leaderboard:*}}:*",
+    f"{PREFIX}:player:{{*}}:games",
+    f"{PREFIX}:{{ratings:*}}:*",
 )
-"""Every read model key, as SCAN patterns: what a rebuild drops."""
+"""Every read model key, as SCAN patterns: what a rebuild drops. (A player's state and the name claims are
+rewritten from the player logs instead, so that nobody is locked out while a rebuild runs.)"""
 
 GAME_STREAMS = f"{PREFIX}:game:{{*}}:events"
 """Every game's event stream, as a SCAN pattern."""
@@ -82,3 +73,70 @@ GAME_STREAMS = f"{PREFIX}:game:{{*}}:events"
 
 def game_id_of_stream(key: str) -> str:
     return key.split("{", 1)[1].split("}", 1)[0]
+
+
+# -- players: each player's keys share the hash tag `{<player id>}`; never in one script with a game's --------
+
+
+def player_events(player_id: str) -> str:
+    """The player's own log: registration, tokens issued and revoked (entry id `<version>-0`)."""
+    return f"{PREFIX}:player:{{{player_id}}}:events"
+
+
+def player_state(player_id: str) -> str:
+    """The player as its log leaves it (JSON: name, token hashes, version), written with each of its events."""
+    return f"{PREFIX}:player:{{{player_id}}}:state"
+
+
+def player_names() -> str:
+    """Casefolded player name -> player id: the claim that keeps names unique. Its own tag, `{players}`."""
+    return f"{PREFIX}:{{players}}:names"
+
+
+def player_games(player_id: str) -> str:
+    """The games the player holds a seat in, by creation time."""
+    return f"{PREFIX}:player:{{{player_id}}}:games"
+
+
+def player_feed(player_id: str) -> str:
+    """What the player's live feed tells (seated, started, decision due, finished, rating changed)."""
+    return f"{PREFIX}:player:{{{player_id}}}:feed"
+
+
+def player_feed_sent(player_id: str) -> str:
+    """Which notices the feed already holds, so one told twice is stored once."""
+    return f"{PREFIX}:player:{{{player_id}}}:feed-sent"
+
+
+def player_ticket(player_id: str, digest: str) -> str:
+    """A ticket that opens the player's live feed once, by the sha256 of its secret."""
+    return f"{PREFIX}:player:{{{player_id}}}:ticket:{digest}"
+
+
+def ratings(ruleset: str) -> str:
+    """A ruleset's ratings: identity (`<player id>`, `bot:<kind>`) -> JSON. Its keys share `{ratings:<ruleset>}`."""
+    return f"{PREFIX}:{{ratings:{ruleset}}}:ratings"
+
+
+def rated_games(ruleset: str) -> str:
+    """Each rated game's standings (JSON), by game id: what the ratings are folded from."""
+    return f"{PREFIX}:{{ratings:{ruleset}}}:games"
+
+
+def rating_board(ruleset: str) -> str:
+    """Identities by ordinal (mu - 3 sigma), for the paged leaderboard."""
+    return f"{PREFIX}:{{ratings:{ruleset}}}:board"
+
+
+def quick_match_lock(ruleset: str, seats: int) -> str:
+    """Held while one quick match of a ruleset and seat count picks its game, so two never both create one."""
+    return f"{PREFIX}:{{quick-match}}:lock:{ruleset}:{seats}"
+
+
+PLAYER_STREAMS = f"{PREFIX}:player:{{*}}:events"
+"""Every player's log, as a SCAN pattern."""
+
+
+def rating_order(ruleset: str) -> str:
+    """The order key (tally time, game id) of the last game the ruleset's ratings were folded to."""
+    return f"{PREFIX}:{{ratings:{ruleset}}}:order"

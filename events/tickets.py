@@ -39,3 +39,16 @@ class TicketStore:
         """The seat the ticket opens the feed for, once; None for an unknown, used or expired ticket."""
         seat = self.redis.getdel(keys.stream_ticket(game_id, digest(ticket)))
         return None if seat is None else int(seat)
+
+    def issue_player(self, player_id: str, ttl_s: int = TICKET_TTL_S) -> str:
+        """A new ticket for the player's own feed: `<player id>.<secret>`, the id saying where it is kept."""
+        ticket = f"{player_id}.{secrets.token_urlsafe(32)}"
+        self.redis.set(keys.player_ticket(player_id, digest(ticket)), 1, ex=ttl_s)
+        return ticket
+
+    def redeem_player(self, ticket: str) -> str | None:
+        """The player whose feed the ticket opens, once; None for an unknown, used or expired ticket."""
+        player_id, dot, _ = ticket.partition(".")
+        if not dot or not player_id.isalnum():
+            return None
+        return player_id if self.redis.getdel(keys.player_ticket(player_id, digest(ticket))) is not None else None

@@ -25,6 +25,7 @@ class Status(StrEnum):
     WAITING = "waiting"
     IN_PROGRESS = "in_progress"
     FINISHED = "finished"
+    ABORTED = "aborted"
 
 
 class SetupError(RuleError):
@@ -32,10 +33,12 @@ class SetupError(RuleError):
 
 
 class Seat(msgspec.Struct, frozen=True, omit_defaults=True):
-    """A seat: a named human, a bot (`random`, `smart`), or open (neither, until someone joins)."""
+    """A seat: a named human, a bot (`random`, `smart`), or open (neither, until someone joins).
+    A human seat taken by a registered player also names the `player` (its id); its name is the player's."""
 
     name: str | None = None
     bot: str | None = None
+    player: str | None = None
 
     @property
     def is_open(self) -> bool:
@@ -52,12 +55,47 @@ class GameCreated(Event, frozen=True):
     salt: str
     seed_commitment: str
     created_at: str = ""
+    creator: str | None = None
+    """The player who created the game, if a player did."""
+    rematch_of: str | None = None
+    """The finished game this one replays with the same seats and options."""
 
 
-class SeatJoined(Event, frozen=True):
+class SeatJoined(Event, frozen=True, omit_defaults=True):
     type = "seat_joined"
     seat: int
     name: str
+    player: str | None = None
+
+
+class SeatLeft(Event, frozen=True):
+    """A seat's holder left before the start: the seat is open again."""
+
+    type = "seat_left"
+    seat: int
+
+
+class SeatResigned(Event, frozen=True):
+    """A seat gave up during play: the random bot plays it to the end, and it ranks last for ratings."""
+
+    type = "seat_resigned"
+    seat: int
+
+
+class GameAborted(Event, frozen=True, omit_defaults=True):
+    """The creator called off a game that had not started."""
+
+    type = "game_aborted"
+    seat: int | None = None
+    player: str | None = None
+
+
+class RematchCreated(Event, frozen=True, omit_defaults=True):
+    """A new game with the same seats and options follows this one."""
+
+    type = "rematch_created"
+    game_id: str
+    seat: int | None = None
 
 
 class GameStarted(Event, frozen=True):
@@ -71,7 +109,16 @@ class GameTallied(Event, frozen=True):
     result: Result
 
 
-TABLE_EVENTS: tuple[type[Event], ...] = (GameCreated, SeatJoined, GameStarted, GameTallied)
+TABLE_EVENTS: tuple[type[Event], ...] = (
+    GameCreated,
+    SeatJoined,
+    GameStarted,
+    GameTallied,
+    SeatLeft,
+    SeatResigned,
+    GameAborted,
+    RematchCreated,
+)
 
 
 class Table(msgspec.Struct, Generic[S], frozen=True, kw_only=True):
@@ -93,9 +140,18 @@ class Table(msgspec.Struct, Generic[S], frozen=True, kw_only=True):
     tallied: bool = False
     status_since: int = 0
     """The version at which the status, a seat or the tally last changed: what a lobby shows of the game."""
+    creator: str | None = None
+    founders: tuple[int, ...] = ()
+    """Seats named at creation and still held by the creator's tokens: those may abort the game."""
+    resigned: tuple[int, ...] = ()
+    """Seats that resigned: the random bot plays them."""
+    ended_at: int = 0
+    """The version of the event that ended the game (0 while it runs)."""
+    rematch: str | None = None
+    rematch_of: str | None = None
 
 
-FORMAT = 3
+FORMAT = 4
 """The version of what is derived from a log: the table state and the views. Bump it whenever `evolve` or a
 view derives something differently; a snapshot or stored view of another format is rebuilt from the log."""
 
@@ -125,6 +181,8 @@ def create(
     seed: int,
     salt: str,
     created_at: str = "",
+    creator: str | None = None,
+    rematch_of: str | None = None,
 ) -> list[Event]:
     """The events that create a game, or SetupError if the seats or options do not fit the ruleset.
 
@@ -148,6 +206,8 @@ def create(
         salt=salt,
         seed_commitment=seed_commitment(seed, salt),
         created_at=created_at,
+        creator=creator,
+        rematch_of=rematch_of,
     )
     table = evolve(ruleset, None, created)
     return [created, *_start_if_full(ruleset, table)]
@@ -188,24 +248,43 @@ def resolve_options(ruleset: Ruleset[Any], options: Mapping[str, Any], seats: in
     return resolved
 
 
-def join(ruleset: Ruleset[Any], table: Table[Any], name: str) -> list[Event]:
+def join(ruleset: Ruleset[Any], table: Table[Any], name: str, player: str | None = None) -> list[Event]:
     """A newcomer takes the first open seat; the game starts when no seat is left open."""
+    if table.status is Status.ABORTED:
+        raise IllegalMoveError("game_aborted", "this game was aborted")
     if table.status is not Status.WAITING:
         raise IllegalMoveError("game_already_started", "this game has no open seat left")
+    if player is not None and any(s.player == player for s in table.seats):
+        raise IllegalMoveError("already_seated", "this player already holds a seat in this game")
     seat = next(i for i, s in enumerate(table.seats) if s.is_open)
-    joined = SeatJoined(seat=seat, name=name)
+    joined = SeatJoined(seat=seat, name=name, player=player)
     return [joined, *_start_if_full(ruleset, evolve(ruleset, table, joined))]
 
 
-def play(ruleset: Ruleset[Any], table: Table[Any], seat: int, move: Move) -> list[Event]:
-    """The events a seat's move produces at this table."""
+def play(ruleset: Ruleset[Any], table: Table[Any], seat: int, move: Move, by: str | None = None) -> list[Event]:
+    """The events a seat's move produces at this table; `by` names the house when it moves for the seat
+    (a resigned seat is the house's to play)."""
     if table.status is Status.WAITING:
         raise IllegalMoveError("game_not_started", "the game starts when every seat is taken")
+    if table.status is Status.ABORTED:
+        raise IllegalMoveError("game_aborted", "this game was aborted")
     if table.status is Status.FINISHED:
         raise IllegalMoveError("game_finished", "the game is over")
     if not 0 <= seat < len(table.seats):
         raise IllegalMoveError("no_such_seat", f"this game has seats 0 to {len(table.seats) - 1}")
+    if seat in table.resigned and by is None:
+        raise IllegalMoveError("seat_resigned", "this seat resigned: the random bot plays it to the end")
     return ruleset.decide(table.rules, seat, move, rng_at(table))
+
+
+def house_plays(table: Table[Any], seat: int) -> bool:
+    """Whether the house moves for the seat: a bot's, or one that resigned (the random bot plays it)."""
+    return table.seats[seat].bot is not None or seat in table.resigned
+
+
+def bot_of(table: Table[Any], seat: int) -> str:
+    """The kind of bot that plays a seat the house plays."""
+    return table.seats[seat].bot or "random"
 
 
 def time_limit(ruleset: Ruleset[Any], table: Table[Any]) -> int | None:
@@ -256,13 +335,26 @@ def evolve(ruleset: Ruleset[S], table: Table[S] | None, event: Event, at: str = 
             created_at=event.created_at,
             version=1,
             status_since=1,
+            creator=event.creator,
+            founders=tuple(i for i, s in enumerate(event.seats) if s.name is not None),
+            rematch_of=event.rematch_of,
         )
     assert table is not None, "a game's first event is game_created"
     version = table.version + 1
-    if isinstance(event, SeatJoined):
+    if isinstance(event, SeatJoined | SeatLeft):
         seats = list(table.seats)
-        seats[event.seat] = Seat(name=event.name)
-        return msgspec.structs.replace(table, seats=tuple(seats), version=version, status_since=version)
+        seats[event.seat] = Seat(name=event.name, player=event.player) if isinstance(event, SeatJoined) else Seat()
+        founders = tuple(f for f in table.founders if f != event.seat)
+        return msgspec.structs.replace(
+            table, seats=tuple(seats), founders=founders, version=version, status_since=version
+        )
+    if isinstance(event, SeatResigned):
+        resigned = tuple(sorted({*table.resigned, event.seat}))
+        return msgspec.structs.replace(table, resigned=resigned, version=version, status_since=version)
+    if isinstance(event, GameAborted):
+        return msgspec.structs.replace(table, status=Status.ABORTED, version=version, status_since=version)
+    if isinstance(event, RematchCreated):
+        return msgspec.structs.replace(table, rematch=event.game_id, version=version)
     if isinstance(event, GameStarted):  # the first wait begins
         rules = ruleset.initial_state(len(table.seats), table.options)
         return msgspec.structs.replace(
@@ -280,8 +372,11 @@ def evolve(ruleset: Ruleset[S], table: Table[S] | None, event: Event, at: str = 
     rules = ruleset.evolve(table.rules, event)
     status = Status.FINISHED if ruleset.is_over(rules) else table.status
     since = version if status is not table.status else table.status_since
+    ended = version if status is not table.status else table.ended_at
     if not waits_anew(ruleset, table.rules, rules):
-        return msgspec.structs.replace(table, rules=rules, status=status, version=version, status_since=since)
+        return msgspec.structs.replace(
+            table, rules=rules, status=status, version=version, status_since=since, ended_at=ended
+        )
     return msgspec.structs.replace(
         table,
         rules=rules,
@@ -290,6 +385,7 @@ def evolve(ruleset: Ruleset[S], table: Table[S] | None, event: Event, at: str = 
         wait_since=version,
         wait_started_at=at,
         status_since=since,
+        ended_at=ended,
     )
 
 
@@ -313,7 +409,7 @@ def event_view(ruleset: Ruleset[Any], event: Event, viewer: Viewer) -> dict[str,
     """An event's payload as a viewer may see it: the seed stays secret until the game is over.
 
     The caller passes EVERYONE once the game is finished: then the whole log is public."""
-    if isinstance(event, GameCreated | SeatJoined | GameStarted | GameTallied):
+    if isinstance(event, TABLE_EVENTS):
         payload: dict[str, Any] = msgspec.to_builtins(event)
         if isinstance(event, GameCreated) and viewer != EVERYONE:
             for secret in TABLE_SECRET_FIELDS[GameCreated]:
@@ -345,7 +441,11 @@ class SeatView(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     seat: int
     name: str | UnsetType = UNSET
     bot: str | UnsetType = UNSET
+    player: Annotated[str, Meta(description="the registered player's id, if a player holds the seat")] | UnsetType = (
+        UNSET
+    )
     open: bool
+    resigned: Annotated[bool, Meta(description="the seat resigned: the random bot plays it")] | UnsetType = UNSET
 
 
 class AwaitingView(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -396,6 +496,8 @@ class GameView(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
         int | None, Meta(description="seconds the current wait may last (a deadline, an aiming window)")
     ]
     state: Annotated[dict[str, Any] | None, Meta(description="the game's own state; null until it starts")]
+    rematch: Annotated[str, Meta(description="the game that replays this one, once asked for")] | UnsetType = UNSET
+    rematch_of: Annotated[str, Meta(description="the game this one replays")] | UnsetType = UNSET
     seed: Annotated[int, Meta(description="revealed once the game is finished")] | UnsetType = UNSET
     salt: Annotated[str, Meta(description="revealed once the game is finished")] | UnsetType = UNSET
     you: (
@@ -404,6 +506,14 @@ class GameView(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
         ]
         | UnsetType
     ) = UNSET
+
+
+def seat_views(table: Table[Any]) -> list[dict[str, Any]]:
+    """Every seat as a view and the lobby show it."""
+    return [
+        {"seat": i, **msgspec.to_builtins(s), "open": s.is_open, **({"resigned": True} if i in table.resigned else {})}
+        for i, s in enumerate(table.seats)
+    ]
 
 
 def view(ruleset: Ruleset[Any], table: Table[Any], viewer: Viewer) -> dict[str, Any]:
@@ -420,7 +530,7 @@ def view(ruleset: Ruleset[Any], table: Table[Any], viewer: Viewer) -> dict[str, 
         "status": str(table.status),
         "created_at": table.created_at,
         "options": table.options,
-        "seats": [{"seat": i, **msgspec.to_builtins(s), "open": s.is_open} for i, s in enumerate(table.seats)],
+        "seats": seat_views(table),
         "seed_commitment": table.seed_commitment,
         "randomness": randomness(table),
         "awaiting": [
@@ -431,6 +541,9 @@ def view(ruleset: Ruleset[Any], table: Table[Any], viewer: Viewer) -> dict[str, 
         "time_limit_s": time_limit(ruleset, table),
         "state": state,
     }
+    for link in ("rematch", "rematch_of"):
+        if getattr(table, link):
+            body[link] = getattr(table, link)
     if finished:
         body["seed"], body["salt"] = table.seed, table.salt
     if isinstance(viewer, int):

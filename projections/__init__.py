@@ -1,9 +1,10 @@
 """Read models kept from the event logs: each game's views and result (stored with each decision, in the
-game's own slot), the lobby and the leaderboard (kept up after a decision, only when what they show changes).
+game's own slot), the lobby, the ratings and each player's games (kept up after a decision, only when what
+they show changes), and each player's feed of notices.
 
-Every write is idempotent by version (or by game, for the leaderboard), so a projection that runs twice, late,
+Every write is idempotent by version (or by game, for the ratings), so a projection that runs twice, late,
 or alongside a rebuild converges. A read that finds a game's views behind its log catches them up first.
-`rebuild` drops every read model and replays every log.
+`rebuild` drops every read model and replays every log, the players' logs too.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from typing import Any
 import redis
 
 from events import keys
+from events.players import PlayerStore
+from events.players import fold as fold_player
 from events.repository import Decision, Game, fold, ruleset_of
 from events.store import EventStore
 from games import table as tables
@@ -20,7 +23,9 @@ from games.base import Ruleset
 from games.table import Table
 from projections import views
 from projections.lobby import LobbyProjection, shows_a_change
-from projections.results import Leaderboard, encoded_result
+from projections.players import PlayerProjection, notices, rating_notices
+from projections.ratings import Ratings, Standing, standing_of
+from projections.results import encoded_result
 
 
 def game_models(ruleset: Ruleset[Any], table: Table[Any]) -> tuple[dict[str, bytes], bytes | None]:
@@ -33,28 +38,42 @@ class Projections:
         self.redis = client
         self.store = store
         self.lobby = LobbyProjection(client)
-        self.leaderboard = Leaderboard(client)
+        self.ratings = Ratings(client)
+        self.players = PlayerProjection(client)
 
     def after_save(self, decision: Decision) -> None:
-        """Bring the lobby and the leaderboard up to a saved decision, if what they show changed."""
+        """Bring the lobby, the ratings and the players up to a saved decision, if what they show changed;
+        tell the players seated what concerns them."""
         before = decision.before.table if decision.before else None
-        self.share(decision.after.ruleset, before, decision.after.table)
+        after, at = decision.after.table, decision.envelopes[-1].at
+        told = notices(decision.after.ruleset, before, after)
+        told += self.share(decision.after.ruleset, before, after, at)
+        self.players.tell(told, at)
 
-    def share(self, ruleset: Ruleset[Any], before: Table[Any] | None, after: Table[Any]) -> None:
+    def share(self, ruleset: Ruleset[Any], before: Table[Any] | None, after: Table[Any], at: str) -> list:
+        """Write the lobby, the players' games and (once tallied, at `at`) the ratings; the rating notices."""
         counts = after.tallied and not (before and before.tallied)
         if not (counts or shows_a_change(before, after)):
-            return
-        # One call each, not a pipeline: on a Redis Cluster they live in slots of their own (and it is one
-        # more round trip once a game, at the tally).
+            return []
         self.lobby.project(after)
-        if counts:
-            self.leaderboard.count(ruleset, after)
+        self.players.list_games(before, after)
+        standing = standing_of(ruleset, after, at) if counts else None
+        if standing is None:
+            return []
+        return rating_notices(ruleset.id, after.game_id, self.ratings.count(ruleset.id, standing))
 
     def catch_up(self, game: Game) -> None:
         """Write a game's every read model as of its table (a read found them behind, or a rebuild)."""
         found_views, result = game_models(game.ruleset, game.table)
         self.store.write_views(game.game_id, game.version, tables.FORMAT, found_views, result)
-        self.share(game.ruleset, None, game.table)
+        self.share(game.ruleset, None, game.table, self.tallied_at(game))
+
+    def tallied_at(self, game: Game) -> str:
+        """When the game was tallied (its ratings' order), '' if it has not been."""
+        if not game.table.tallied:
+            return ""
+        [tally] = self.store.read(game.game_id, after=game.table.status_since - 1, limit=1)
+        return tally.at
 
     def drop(self) -> int:
         """Delete every read model; the logs stay. Returns how many keys went."""
@@ -66,15 +85,34 @@ class Projections:
         return dropped
 
     def rebuild(self) -> int:
-        """Drop every read model and project every game again from its log alone; how many games."""
+        """Drop every read model and project every game again from its log alone, the ratings folded once at
+        the end from every tallied game; rewrite each player from its own log. How many games."""
         self.drop()
         count = 0
+        standings: dict[str, list[Standing]] = {}
         for game_id in list(self.store.game_ids()):
             envelopes = self.store.read(game_id)
             if envelopes:
                 ruleset = ruleset_of(envelopes[0])
                 table = fold(ruleset, None, envelopes)
                 assert table is not None
-                self.catch_up(Game(ruleset, table, envelopes[-1].hash))
+                game = Game(ruleset, table, envelopes[-1].hash)
+                found_views, result = game_models(ruleset, table)
+                self.store.write_views(game_id, table.version, tables.FORMAT, found_views, result)
+                self.lobby.project(table)
+                self.players.list_games(None, table)
+                standing = standing_of(ruleset, table, self.tallied_at(game)) if table.tallied else None
+                if standing is not None:
+                    standings.setdefault(ruleset.id, []).append(standing)
                 count += 1
+        for ruleset_id, found in standings.items():
+            self.ratings.rebuild(ruleset_id, found)
+        self.rebuild_players()
         return count
+
+    def rebuild_players(self) -> None:
+        player_store = PlayerStore(self.redis)
+        for player_id in list(player_store.player_ids()):
+            player = fold_player(player_store.log(player_id))
+            if player is not None:
+                player_store.rewrite(player)

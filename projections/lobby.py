@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import secrets
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
@@ -9,7 +13,7 @@ import msgspec
 import redis
 
 from events import keys
-from games.table import Status, Table
+from games.table import Status, Table, seat_views
 
 STATUSES = tuple(str(s) for s in Status)
 
@@ -28,7 +32,7 @@ return 1
 
 def entry(table: Table[Any]) -> dict[str, Any]:
     """What the lobby shows of a game."""
-    seats = [{"seat": i, **msgspec.to_builtins(s), "open": s.is_open} for i, s in enumerate(table.seats)]
+    seats = seat_views(table)
     return {
         "game_id": table.game_id,
         "ruleset": table.ruleset,
@@ -52,10 +56,19 @@ def is_active(table: Table[Any]) -> bool:
     return table.status is Status.IN_PROGRESS or (table.status is Status.FINISHED and not table.tallied)
 
 
+LOCK_MS = 10_000
+
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
 class LobbyProjection:
     def __init__(self, client: redis.Redis) -> None:
         self.redis = client
         self._write = client.register_script(_WRITE)
+        self._release = client.register_script(_RELEASE)
 
     def project(self, table: Table[Any], pipe: redis.client.Pipeline | None = None) -> None:
         status, ruleset = str(table.status), table.ruleset
@@ -77,6 +90,30 @@ class LobbyProjection:
         ids = self.redis.zrevrange(index, offset, offset + limit - 1)
         raw = self.redis.mget([keys.lobby_game(i.decode()) for i in ids]) if ids else []
         return total, [msgspec.json.decode(r) for r in raw if r is not None]
+
+    def waiting(self, ruleset: str, limit: int = 200) -> list[dict[str, Any]]:
+        """The oldest waiting games of a ruleset, oldest first (what a quick match may join)."""
+        ids = self.redis.zrange(keys.lobby_index(str(Status.WAITING), ruleset), 0, limit - 1)
+        return self.entries([i.decode() for i in ids])
+
+    def entries(self, game_ids: list[str]) -> list[dict[str, Any]]:
+        """The lobby entries of these games, in this order (a game not in the lobby is left out)."""
+        raw = self.redis.mget([keys.lobby_game(i) for i in game_ids]) if game_ids else []
+        return [msgspec.json.decode(r) for r in raw if r is not None]
+
+    @contextmanager
+    def quick_match_lock(self, ruleset: str, seats: int, wait_s: float = 5.0) -> Iterator[bool]:
+        """Hold the quick match of a ruleset and seat count (True), or give up after `wait_s` (False). The
+        lock lapses by itself after LOCK_MS, should its holder die."""
+        key, mine = keys.quick_match_lock(ruleset, seats), secrets.token_hex(8)
+        deadline = time.monotonic() + wait_s
+        while not (held := bool(self.redis.set(key, mine, nx=True, px=LOCK_MS))) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        try:
+            yield held
+        finally:
+            if held:
+                self._release(keys=[key], args=[mine])
 
     def active(self) -> list[str]:
         """Every game the house may have to act on, oldest first."""

@@ -26,7 +26,15 @@ API_SETTINGS = {
     "API_SPEC_OPTIONS": {
         "info": {"description": "Gangster card games over HTTP: every move an event, every game auditable by replay."},
         "components": {
-            "securitySchemes": {"seatToken": {"type": "http", "scheme": "bearer"}},
+            "securitySchemes": {
+                "seatToken": {"type": "http", "scheme": "bearer", "description": "a seat token, for its game"},
+                "playerToken": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "a player token (`<player id>.<token id>.<secret>`): acts for the seats the "
+                    "player holds, in every game",
+                },
+            },
         },
     },
 }

@@ -17,10 +17,22 @@ from typing import Any
 import msgspec
 
 from events import commands
-from events.commands import CloseWait, CreateGame, JoinGame, MakeMove, TallyGame
+from events.commands import (
+    AbortGame,
+    CloseWait,
+    CreateGame,
+    CreateRematch,
+    JoinGame,
+    LeaveGame,
+    MakeMove,
+    ResignGame,
+    TallyGame,
+)
 from events.envelope import GENESIS, Envelope, content_hash
+from events.players import Player, PlayerEvent, fold
 from events.registry import to_payload
 from events.repository import event_of
+from games import lifecycle
 from games import table as tables
 from games.base import SPECTATOR, Event, RuleError, Ruleset
 from games.registry import RULESETS
@@ -108,12 +120,21 @@ def redecide(ruleset: Ruleset[Any], table: Table[Any] | None, first: Envelope, e
         if not isinstance(command, CreateGame) or not isinstance(event, GameCreated):
             raise ValueError("a log starts with the creation of its game")
         seats = list(event.seats)
-        return tables.create(ruleset, event.game_id, seats, event.options, event.seed, event.salt, event.created_at)
+        created = (event.game_id, seats, event.options, event.seed, event.salt, event.created_at)
+        return tables.create(ruleset, *created, creator=event.creator, rematch_of=event.rematch_of)
     match command:
-        case JoinGame(player=player):
-            return tables.join(ruleset, table, player)
-        case MakeMove(seat=seat, move=move):
-            return tables.play(ruleset, table, seat, ruleset.parse_move(move, strict=False))
+        case JoinGame(player=player, player_id=player_id):
+            return tables.join(ruleset, table, player, player_id)
+        case MakeMove(seat=seat, move=move, by=by):
+            return tables.play(ruleset, table, seat, ruleset.parse_move(move, strict=False), by)
+        case LeaveGame(seat=seat):
+            return lifecycle.leave(table, seat)
+        case ResignGame(seat=seat):
+            return lifecycle.resign(table, seat)
+        case AbortGame(seat=seat, player_id=player_id):
+            return lifecycle.abort(table, seat, player_id)
+        case CreateRematch(seat=seat, game_id=game_id):
+            return lifecycle.rematch(table, seat, game_id)
         case CloseWait(wait_since=wait_since):
             return tables.timeout(ruleset, table, wait_since) or []
         case TallyGame():
@@ -136,3 +157,17 @@ def check_live(report: Report, live: Table[Any] | None, stored: tuple[int, int, 
         expected = tables.view(report.ruleset, report.table, SPECTATOR if seat is None else seat)
         if msgspec.json.decode(view) != msgspec.json.decode(msgspec.json.encode(expected)):
             report.problem(version, "views", f"the stored view of {viewer} differs from the replayed log")
+
+
+def audit_player(player_id: str, log: Sequence[PlayerEvent], stored: Player | None) -> Report:
+    """Check a player's log: versions 1..N, registration first, and the stored player equal to its fold."""
+    report = Report(player_id, len(log))
+    for expected, event in enumerate(log, start=1):
+        if event.version != expected:
+            report.problem(event.version, "versions", f"expected version {expected}")
+    if not log or log[0].type != "player_registered":
+        report.problem(1, "log", "a player's log starts with player_registered")
+        return report
+    if stored is None or msgspec.to_builtins(stored) != msgspec.to_builtins(fold(log)):
+        report.problem(len(log), "state", "the stored player differs from its replayed log")
+    return report

@@ -5,6 +5,7 @@ from __future__ import annotations
 import redis
 from redis.cluster import RedisCluster
 
+from events.players import PlayerStore
 from events.repository import GameRepository
 from events.store import RedisEventStore
 from events.tickets import TicketStore
@@ -30,6 +31,7 @@ def bootstrap(
         projections=projections,
         scheduler=scheduler,
         tickets=TicketStore(client, replication),
+        players=PlayerStore(client),
         after_save=(projections.after_save, scheduler.after_save),
     )
 

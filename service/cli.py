@@ -19,11 +19,12 @@ from redis.exceptions import RedisClusterException
 from rq import Queue, SimpleWorker
 
 from events.envelope import decode as envelope_decode
+from events.players import PlayerStore
 from games.registry import RULESETS
 from games.selfplay import simulate as simulate_games
 from service import jobs, queries
 from service.api import context
-from service.audit import audit_log
+from service.audit import audit_log, audit_player
 from service.backoff import Backoff
 from service.bootstrap import bootstrap
 from service.cluster import local_topology
@@ -150,7 +151,7 @@ def checked(config: Config) -> Config:
 
 @main.group()
 def projections() -> None:
-    """Read models: views, lobby, results, leaderboard."""
+    """Read models: views, lobby, results, ratings, players."""
 
 
 @projections.command("rebuild")
@@ -165,9 +166,13 @@ def rebuild() -> None:
 @main.command()
 @click.argument("game_id", required=False)
 @click.option("--log", "log_file", type=click.File("rb"), help="an exported log (NDJSON): audit it offline")
-def audit(game_id: str | None, log_file: BinaryIO | None) -> None:
+@click.option("--player", "player_id", help="audit a player's own log instead of a game's")
+def audit(game_id: str | None, log_file: BinaryIO | None, player_id: str | None) -> None:
     """Replay a game's log through the rules and check it; exit 1 if any check fails."""
-    if log_file is not None:
+    if player_id is not None:
+        store = PlayerStore(connect())
+        report = audit_player(player_id, store.log(player_id), store.get(player_id)).as_dict()
+    elif log_file is not None:
         envelopes = [envelope_decode(line) for line in log_file if line.strip()]
         report = audit_log(game_id or (envelopes[0].game_id if envelopes else ""), envelopes).as_dict()
     elif game_id:

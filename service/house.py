@@ -57,9 +57,9 @@ class House:
         table = game.table
         if table.version != version or table.status is not Status.IN_PROGRESS:
             return "moved on"
-        if seat not in game.ruleset.awaiting(table.rules) or not table.seats[seat].bot:
+        if seat not in game.ruleset.awaiting(table.rules) or not tables.house_plays(table, seat):
             return "not awaited"
-        bot = game.ruleset.bots.get(table.seats[seat].bot, random_bot)
+        bot = game.ruleset.bots.get(tables.bot_of(table, seat), random_bot)
         view = tables.view(game.ruleset, table, seat)  # what the seat may see, and nothing more
         move = choose(bot, view, secret_rng())
         return self._move(game_id, Caller(seat=seat, by="bot"), move, f"bot-{version}-{seat}", version)
@@ -122,7 +122,7 @@ class House:
             return False
         idle = self.clock() - self._time_of(game, table.version)
         limit = tables.time_limit(game.ruleset, table)
-        awaits_bot = any(table.seats[s].bot for s in game.ruleset.awaiting(table.rules))
+        awaits_bot = any(tables.house_plays(table, s) for s in game.ruleset.awaiting(table.rules))
         started = datetime.fromisoformat(table.wait_started_at).timestamp()
         overdue = limit is not None and self.clock() - started > limit + 1
         return (awaits_bot and idle > self.stall_s) or overdue

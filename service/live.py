@@ -5,9 +5,9 @@ shows it. Two things are said on the feed only, never stored:
 - `game_finished`, right after the event that ends the game (with the same `id`), carrying the result; sent
   again at the start of a feed resumed at or after that event, so a client that reconnects cannot miss it;
 - a comment (`: keep-alive`) every KEEPALIVE_S seconds of silence, so proxies keep the connection open.
-The first message also carries `retry:`, the reconnection delay. The feed stays open until `game_tallied` has
-been sent, then ends; a feed asked for after the tally has nothing left to say (the view answers 204), so a
-browser's EventSource stops reconnecting.
+The first message also carries `retry:`, the reconnection delay. The feed stays open until `game_tallied` (or
+`game_aborted`) has been sent, then ends; a feed asked for after that has nothing left to say (the view
+answers 204), so a browser's EventSource stops reconnecting.
 """
 
 from __future__ import annotations
@@ -29,15 +29,18 @@ PAGE = 500
 
 
 def finished_at(table: Table[Any]) -> int | None:
-    """The version of the event that ended the game, if it has ended: only the tally may follow it."""
-    if table.status is not Status.FINISHED:
-        return None
-    return table.version - 1 if table.tallied else table.version
+    """The version of the event that ended the game, if it has ended."""
+    return table.ended_at if table.status is Status.FINISHED else None
+
+
+def closed(table: Table[Any]) -> bool:
+    """Whether the feed has nothing more to wait for: the game is tallied, or was aborted."""
+    return table.tallied or table.status is Status.ABORTED
 
 
 def nothing_left(game: Game, after: int) -> bool:
-    """Whether a feed resumed after `after` would have nothing to send: the game is tallied and read to its end."""
-    return game.table.tallied and after >= game.table.version
+    """Whether a feed resumed after `after` would have nothing to send: the game is over and read to its end."""
+    return closed(game.table) and after >= game.table.version
 
 
 class Feed:
@@ -57,7 +60,7 @@ class Feed:
             page = store.read(game_id, after=self.after, limit=min(PAGE, self.game.table.version - self.after))
             for envelope in page:
                 yield from self.relay(envelope, self.game, end)
-        while not self.game.table.tallied:
+        while not closed(self.game.table):
             landed = store.wait_for(game_id, self.after, block_s=KEEPALIVE_S, count=PAGE)
             if not landed:
                 yield ": keep-alive\n\n"

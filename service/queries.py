@@ -1,4 +1,5 @@
-"""The use cases that read: a game's view, its result, its log, its past, its audit; the lobby, the leaderboard.
+"""The use cases that read: a game's view, its result, its log, its past, its audit; the lobby, the leaderboard,
+a player.
 
 A view or result is served from the read model stored with the game's last decision; one that is missing
 or behind the log is caught up from the log first. Nothing here changes a game.
@@ -14,10 +15,12 @@ import msgspec
 from events.repository import GAME_ID, Game, NoSuchGameError
 from games import table as tables
 from games.base import EVERYONE, SPECTATOR
+from games.registry import RULESETS
 from games.table import Status
+from projections.lobby import entry
 from projections.results import result_of
 from projections.views import encode, field_of
-from service import tokens
+from service import players, tokens
 from service.audit import Report, audit_log, check_live
 from service.errors import ConflictError, InvalidTokenError, NotFoundError
 from service.feed import feed_item, viewer_of
@@ -42,7 +45,9 @@ def view(services: Services, game_id: str, token: str | None) -> bytes:
         raise NoSuchGameError(game_id)
     store = services.repository.store
     seat = None
-    if token is not None:
+    if token is not None and players.is_player_token(token):
+        seat = seat_of(services, services.repository.get(game_id), token)
+    elif token is not None:
         seat = tokens.seat_of(token, store.token_hashes(game_id))
         if seat is None:
             services.repository.get(game_id)  # a missing game answers 404 before a wrong token answers 401
@@ -76,7 +81,7 @@ def catch_up(services: Services, game: Game) -> Game:
 def caller(services: Services, game_id: str, token: str | None) -> tuple[Game, int | None]:
     """The game and the caller's seat in it (None: a spectator)."""
     game = services.repository.get(game_id)
-    return game, seat_of(game, token)
+    return game, seat_of(services, game, token)
 
 
 def event_page(services: Services, game: Game, seat: int | None, after: int, limit: int) -> dict[str, Any]:
@@ -130,6 +135,35 @@ def lobby(services: Services, status: str | None, ruleset: str | None, offset: i
     return services.projections.lobby.page(status, ruleset, offset, limit)
 
 
-def leaderboard(services: Services, ruleset: str) -> list[dict[str, Any]]:
-    assert services.projections is not None, "the leaderboard is kept by the deployment's projections"
-    return services.projections.leaderboard.standings(ruleset)
+def leaderboard(services: Services, ruleset: str, offset: int, limit: int) -> tuple[int, list[dict[str, Any]]]:
+    """How many identities a ruleset rates, and one page of them by rating (mu - 3 sigma), best first."""
+    assert services.projections is not None, "the ratings are kept by the deployment's projections"
+    return services.projections.ratings.board(ruleset, offset, limit)
+
+
+def lobby_entry(table: Any) -> dict[str, Any]:
+    """What the lobby shows of a game."""
+    return entry(table)
+
+
+def player_games(services: Services, player_id: str, status: str | None) -> list[dict[str, Any]]:
+    """The player's games as the lobby shows them, newest first, of one status if asked."""
+    assert services.projections is not None, "a player's games are kept by the deployment's projections"
+    ids = services.projections.players.games(player_id)
+    entries = services.projections.lobby.entries(ids)
+    return [e for e in entries if status is None or e["status"] == status]
+
+
+def player_profile(services: Services, player_id: str, recent: int = 10) -> dict[str, Any]:
+    """A player as anyone may see it: name, when registered, ratings per ruleset and recent games."""
+    player = players.player_by_id(services, player_id)
+    assert services.projections is not None, "ratings are kept by the deployment's projections"
+    ratings = services.projections.ratings.of(RULESETS, player_id)
+    games = player_games(services, player_id, None)[:recent]
+    return {
+        "player_id": player.player_id,
+        "name": player.name,
+        "created_at": player.created_at,
+        "ratings": ratings,
+        "recent_games": games,
+    }

@@ -40,7 +40,7 @@ class Scheduler:
         if table.status is not Status.IN_PROGRESS:
             return
         for seat in ruleset.awaiting(table.rules):
-            if table.seats[seat].bot:
+            if tables.house_plays(table, seat):
                 job_id = f"bot-{game_id}-{table.version}-{seat}{suffix}"
                 self.enqueue(job_id, "service.jobs.bot_move", game_id, table.version, seat)
         limit = tables.time_limit(ruleset, table)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from events.memory import MemoryEventStore
+from events.players import PlayerStore
 from events.repository import Decision, GameRepository
 from events.tickets import TicketStore
 from games import table as tables
@@ -27,6 +28,7 @@ class Services:
     projections: Projections | None = None
     scheduler: Scheduler | None = None
     tickets: TicketStore | None = None
+    players: PlayerStore | None = None
     clock: Callable[[], str] = utc_now
     after_save: Sequence[Callable[[Decision], None]] = field(default=())
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 
 
@@ -23,3 +24,7 @@ def seat_of(token: str, hashes: dict[int, str]) -> int | None:
         if hmac.compare_digest(candidate, stored):
             found = seat
     return found
+
+
+GAME_ID = re.compile(r"[0-9a-f]{16}")
+"""How game and player ids are written: 16 hex digits."""

@@ -18,6 +18,7 @@ from typing import Any
 import msgspec
 
 from events.commands import CloseWait, Command, CreateGame, JoinGame, MakeMove, TallyGame
+from events.players import Player
 from events.replication import NotReplicatedError
 from events.repository import Decision, Game, seal
 from events.store import AnswerKey, DuplicateRequestError, StaleVersionError
@@ -27,7 +28,7 @@ from games.registry import RULESETS
 from games.table import SetupError
 from projections import game_models
 from projections.views import field_of
-from service import tokens
+from service import players, tokens
 from service.errors import ConflictError, InvalidRequestError, InvalidTokenError, VersionMismatchError
 from service.feed import feed_item
 from service.services import Services
@@ -64,14 +65,24 @@ class Saved:
         return self.decision.after
 
 
-def seat_of(game: Game, token: str | None) -> int | None:
-    """The caller's seat, None for a spectator; InvalidTokenError for a token of no seat."""
+def seat_of(services: Services, game: Game, token: str | None) -> int | None:
+    """The caller's seat, None for a spectator; InvalidTokenError for a token of no seat. A player token
+    acts for the seat its player holds."""
     if token is None:
         return None
-    seat = tokens.seat_of(token, dict(game.token_hashes))
+    if players.is_player_token(token):
+        player = players.authenticate(services, token)
+        seat = next((i for i, s in enumerate(game.table.seats) if s.player == player.player_id), None)
+    else:
+        seat = tokens.seat_of(token, dict(game.token_hashes))
     if seat is None:
         raise InvalidTokenError("this token holds no seat in this game")
     return seat
+
+
+def player_of(services: Services, token: str | None) -> Player | None:
+    """The registered player whose token this is; None for no token or a seat token."""
+    return players.authenticate(services, token) if token is not None and players.is_player_token(token) else None
 
 
 def save(
@@ -79,10 +90,13 @@ def save(
     decision: Decision,
     handed: Mapping[int, str] | None = None,
     answer: tuple[AnswerKey, bytes] | None = None,
+    revoked: tuple[int, ...] = (),
 ) -> Saved:
-    """Store a decision with its read models and any new seats' token hashes; then tell who follows."""
+    """Store a decision with its read models and any new seats' token hashes (a seat left has its hash
+    blanked, so its old token opens nothing); then tell who follows."""
     views, result = game_models(decision.after.ruleset, decision.after.table)
     hashes = {seat: tokens.digest(token) for seat, token in (handed or {}).items()}
+    hashes.update({seat: "" for seat in revoked})
     with telling_followers(services, decision):
         services.repository.save(decision, hashes, answer, views, result)
     return Saved(decision, views)
@@ -90,8 +104,8 @@ def save(
 
 @contextmanager
 def telling_followers(services: Services, decision: Decision) -> Iterator[None]:
-    """Tell the followers (lobby, leaderboard, scheduler) of a decision once it is saved; also of one that
-    stands on the master though its replicas did not confirm it in time: they are idempotent, and a game
+    """Tell the followers (lobby, ratings, players, scheduler) of a decision once it is saved; also of one
+    that stands on the master though its replicas did not confirm it in time: they are idempotent, and a game
     whose bot's job was not queued would wait for the sweep."""
     try:
         yield
@@ -106,35 +120,75 @@ def tell(services: Services, decision: Decision) -> None:
         follower(decision)
 
 
+def seat_list(seats: list[dict[str, Any]], creator: Player | None) -> list[tables.Seat]:
+    """The seats asked for; `{"player": "me"}` is the creating player's own seat, once."""
+    if any(s.get("player") for s in seats) and creator is None:
+        raise InvalidTokenError('a seat {"player": "me"} needs the creator\'s player token')
+    if sum(1 for s in seats if s.get("player")) > 1:
+        raise SetupError("invalid_seats", 'a player takes one seat of a game: {"player": "me"} appears once')
+    if creator is None:
+        return [tables.Seat(name=s.get("name"), bot=s.get("bot")) for s in seats]
+    mine = tables.Seat(name=creator.name, player=creator.player_id)
+    return [mine if s.get("player") else tables.Seat(name=s.get("name"), bot=s.get("bot")) for s in seats]
+
+
 def create_game(
-    services: Services, ruleset_id: str, seats: list[dict[str, Any]], options: dict[str, Any], seed: int | None
+    services: Services,
+    ruleset_id: str,
+    seats: list[dict[str, Any]],
+    options: dict[str, Any],
+    seed: int | None,
+    creator: Player | None = None,
 ) -> tuple[Saved, dict[int, str]]:
-    """A new game, and the token of each human seat (handed out once)."""
+    """A new game, and the token of each anonymous human seat (handed out once); a player's seat needs none."""
+    return new_game(services, ruleset_id, seat_list(seats, creator), options, seed, creator)
+
+
+def new_game(
+    services: Services,
+    ruleset_id: str,
+    seats: list[tables.Seat],
+    options: dict[str, Any],
+    seed: int | None,
+    creator: Player | None = None,
+    game_id: str | None = None,
+    rematch_of: str | None = None,
+) -> tuple[Saved, dict[int, str]]:
+    """A new game of these seats (`game_id`: one chosen already, for a rematch)."""
     ruleset = RULESETS.get(ruleset_id)
     if ruleset is None:
         raise SetupError("unknown_ruleset", f"no ruleset {ruleset_id!r}; see GET /v1/rulesets")
-    game_id = secrets.token_hex(8)
-    seat_list = [tables.Seat(name=s.get("name"), bot=s.get("bot")) for s in seats]
+    game_id = game_id or secrets.token_hex(8)
     # A seed the service draws stays secret behind a random salt; a seed the creator gives reproduces the
     # game, unsalted, and the game's views say its randomness is public.
     salt = secrets.token_hex(16) if seed is None else ""
     seed = secrets.randbits(53) if seed is None else seed
-    events = tables.create(ruleset, game_id, seat_list, options, seed, salt, services.clock())
-    handed = {i: tokens.new_token() for i, s in enumerate(seat_list) if s.name is not None}
-    decision = seal(ruleset, None, events, CreateGame(), None, services.clock())
+    creator_id = creator.player_id if creator else None
+    at = services.clock()
+    events = tables.create(ruleset, game_id, seats, options, seed, salt, at, creator_id, rematch_of)
+    handed = {i: tokens.new_token() for i, s in enumerate(seats) if s.name is not None and s.player is None}
+    decision = seal(ruleset, None, events, CreateGame(), None, at)
     return save(services, decision, handed), handed
 
 
-def join_game(services: Services, game_id: str, name: str) -> tuple[Saved, int, str]:
-    """The caller takes the first open seat; its token is handed out once."""
+def join_game(
+    services: Services, game_id: str, name: str | None, player: Player | None = None
+) -> tuple[Saved, int, str | None]:
+    """The caller takes the first open seat; an anonymous caller's seat token is handed out once, a player's
+    own token acts for the seat."""
+    if player is None and name is None:
+        raise InvalidRequestError("join with a name, or with a player token")
     for _ in range(MAX_ATTEMPTS):
         game = services.repository.get(game_id)
-        events = tables.join(game.ruleset, game.table, name)
+        shown = player.name if player else name
+        assert shown is not None
+        events = tables.join(game.ruleset, game.table, shown, player.player_id if player else None)
         seat: int = events[0].seat  # type: ignore[attr-defined]
-        token = tokens.new_token()
-        decision = seal(game.ruleset, game, events, JoinGame(player=name), None, services.clock())
+        token = None if player else tokens.new_token()
+        command = JoinGame(player=shown, player_id=player.player_id if player else None)
+        decision = seal(game.ruleset, game, events, command, None, services.clock())
         try:
-            return save(services, decision, {seat: token}), seat, token
+            return save(services, decision, {seat: token} if token else None), seat, token
         except StaleVersionError:
             continue
     raise too_busy()
@@ -155,7 +209,7 @@ def make_move(
     wait: int | None = None
     for _ in range(MAX_ATTEMPTS):
         game = services.repository.get(game_id, answer_key)
-        seat = caller.seat if caller.token is None else seat_of(game, caller.token)
+        seat = caller.seat if caller.token is None else seat_of(services, game, caller.token)
         assert seat is not None
         if game.answer is not None:
             return first_answer(game.answer, fingerprint)
@@ -167,7 +221,7 @@ def make_move(
         move = game.ruleset.parse_move(body)
         if if_match is not None and if_match != game.version:
             raise VersionMismatchError(f"If-Match names version {if_match}; the game is at version {game.version}")
-        events = tables.play(game.ruleset, game.table, seat, move)
+        events = tables.play(game.ruleset, game.table, seat, move, caller.by)
         command = MakeMove(seat=seat, move=msgspec.to_builtins(move), by=caller.by)
         decision = seal(game.ruleset, game, events, command, seat, services.clock())
         views, result = game_models(decision.after.ruleset, decision.after.table)

@@ -29,6 +29,12 @@ class ApiClient:
         created = response.json
         return Table(created["game_id"], {t["seat"]: t["token"] for t in created["tokens"]}, created)
 
+    def register(self, name: str) -> str:
+        """A new player's token."""
+        response = self.http.post("/v1/players", json={"name": name})
+        assert response.status_code == 201, response.json
+        return response.json["token"]
+
     def auth(self, table: Table, seat: int | None) -> dict[str, str]:
         return {} if seat is None else {"Authorization": f"Bearer {table.tokens[seat]}"}
 

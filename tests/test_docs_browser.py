@@ -106,15 +106,16 @@ def test_docs_render_every_operation_offline_and_keep_the_seat_token(context: Br
     page.goto(f"{live_url}/docs", wait_until="networkidle")
     assert watch.elsewhere == [], f"/docs asked another host: {watch.elsewhere}"
 
-    create = page.locator(".opblock-summary", has_text="Create a game; human seats get their tokens, once")
+    create = page.locator(".opblock-summary", has_text="Create a game; anonymous human seats get their tokens, once")
     create.wait_for(state="visible")
     assert page.locator(".opblock-summary-path", has_text="/v1/games/{game_id}/moves").count() == 1
     assert page.locator(".opblock").count() >= 15, "every operation of the document"
 
     page.locator(".auth-wrapper button.authorize").click()
-    page.locator(".modal-ux input").fill("a-seat-token")
-    page.locator(".modal-ux button.authorize").click()
-    page.locator(".modal-ux button.btn-done").click()
+    seat_form = page.locator(".modal-ux form").filter(has_text="seatToken")  # the player token has a form too
+    seat_form.locator("input").fill("a-seat-token")
+    seat_form.locator("button.authorize").click()
+    page.locator(".modal-ux button.btn-done").first.click()
     page.reload(wait_until="networkidle")
     page.locator(".opblock").first.wait_for(state="visible")
     kept = page.evaluate("localStorage.getItem('authorized')") or ""

@@ -97,10 +97,15 @@ def test_429_is_documented_on_every_rate_limited_route(config: Config) -> None:
 
 def test_seat_token_operations_declare_their_security() -> None:
     security = {o["operationId"]: o.get("security") for _, _, o in operations(document())}
-    assert security["makeMove"] == [{"seatToken": []}]
+    for needed in ("makeMove", "leaveGame", "resignGame", "abortGame", "rematchGame"):
+        assert security[needed] == [{"seatToken": []}, {"playerToken": []}]
     for optional in ("getGame", "listEvents", "streamEvents", "getStateAtVersion"):
-        assert security[optional] == [{"seatToken": []}, {}]
-    assert document()["components"]["securitySchemes"]["seatToken"] == {"type": "http", "scheme": "bearer"}
+        assert security[optional] == [{"seatToken": []}, {"playerToken": []}, {}]
+    for player in ("getMe", "issuePlayerToken", "revokePlayerToken", "listMyGames", "streamMyEvents", "quickMatch"):
+        assert security[player] == [{"playerToken": []}]
+    for scheme in ("seatToken", "playerToken"):
+        found = document()["components"]["securitySchemes"][scheme]
+        assert (found["type"], found["scheme"]) == ("http", "bearer")
 
 
 def test_the_move_body_is_a_discriminated_union_of_every_rulesets_moves() -> None:

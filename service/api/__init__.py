@@ -1,5 +1,5 @@
 """The HTTP API: one blueprint per resource."""
 
-from service.api import games, health, history, leaderboard, rulesets
+from service.api import games, health, history, leaderboard, players, rulesets
 
-BLUEPRINTS = (rulesets.blp, games.blp, history.blp, leaderboard.blp, health.blp)
+BLUEPRINTS = (rulesets.blp, games.blp, history.blp, leaderboard.blp, players.blp, health.blp)

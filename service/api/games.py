@@ -10,7 +10,7 @@ from flask.views import MethodView
 from flask_smorest.pagination import PaginationParameters
 
 from projections.views import SPECTATOR_FIELD
-from service import queries, use_cases
+from service import queries, seating, use_cases
 from service.api import examples, hygiene, schemas
 from service.api.auth import bearer_token
 from service.api.context import services
@@ -53,15 +53,12 @@ class GameCollection(MethodView):
     @blp.response(201, schemas.CreatedGameSchema)
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
     def post(self, body: dict[str, Any]) -> Any:
-        """Create a game; human seats get their tokens, once"""
+        """Create a game; anonymous human seats get their tokens, once; `{"player": "me"}` seats the caller"""
+        creator = use_cases.player_of(services(), bearer_token())
         saved, handed = use_cases.create_game(
-            services(), body["ruleset"], body["seats"], body["options"], body.get("seed")
+            services(), body["ruleset"], body["seats"], body["options"], body.get("seed"), creator
         )
-        view = msgspec.json.decode(saved.views[SPECTATOR_FIELD])
-        view["tokens"] = [{"seat": seat, "token": token} for seat, token in sorted(handed.items())]
-        document = msgspec.json.encode(view)
-        location = url_for("games.GameResource", game_id=saved.game.game_id)
-        return json_answer(document, 201, Location=location, **etag(saved))
+        return created(saved, handed)
 
 
 @blp.route("/<game_id>")
@@ -85,10 +82,12 @@ class JoinResource(MethodView):
     @blp.alt_response(404, response="NOT_FOUND")
     @blp.alt_response(409, response="CONFLICT")
     def post(self, body: dict[str, Any], game_id: str) -> Any:
-        """Take the first open seat; the game starts when no seat is open"""
-        saved, seat, token = use_cases.join_game(services(), game_id, body["name"])
-        document = msgspec.json.encode({"seat": seat, "token": token, "game": msgspec.Raw(saved.views[str(seat)])})
-        return json_answer(document, 201, **etag(saved))
+        """Take the first open seat, by name or as the player of a player token; the game starts when no seat
+        is open"""
+        player = use_cases.player_of(services(), bearer_token())
+        saved, seat, token = use_cases.join_game(services(), game_id, body.get("name"), player)
+        answer = {"seat": seat, **({"token": token} if token else {}), "game": msgspec.Raw(saved.views[str(seat)])}
+        return json_answer(msgspec.json.encode(answer), 201, **etag(saved))
 
 
 @blp.route("/<game_id>/moves")
@@ -125,6 +124,56 @@ class ResultResource(MethodView):
         result = queries.result(services(), game_id)
         version = queries.version_of(result)
         return hygiene.unchanged(version) or json_answer(result, ETag=hygiene.etag(version))
+
+
+def created(saved: Saved, handed: dict[int, str]) -> Response:
+    """A new game as a spectator sees it, with the tokens of its anonymous seats."""
+    view = msgspec.json.decode(saved.views[SPECTATOR_FIELD])
+    view["tokens"] = [{"seat": seat, "token": token} for seat, token in sorted(handed.items())]
+    location = url_for("games.GameResource", game_id=saved.game.game_id)
+    return json_answer(msgspec.json.encode(view), 201, Location=location, **etag(saved))
+
+
+def seat_answer(saved: Saved) -> Response:
+    """The game after a seat's own request, as the spectator sees it (the seat may hold no seat any more)."""
+    return json_answer(saved.views[SPECTATOR_FIELD], ETag=hygiene.etag(saved.game.version))
+
+
+def lifecycle_route(path: str, operation_id: str, summary: str, act: Any) -> None:
+    """A seat's request with no body (leave, resign, abort): the game after it."""
+
+    @blp.route(path, endpoint=operation_id)
+    class SeatRequest(MethodView):
+        @blp.doc(operationId=operation_id, security=SEAT, summary=summary)
+        @blp.response(200, schemas.GameSchema)
+        @blp.alt_response(401, response="UNAUTHORIZED")
+        @blp.alt_response(404, response="NOT_FOUND")
+        @blp.alt_response(409, response="CONFLICT")
+        def post(self, game_id: str) -> Any:
+            return seat_answer(act(services(), game_id, bearer_token()))
+
+
+lifecycle_route(
+    "/<game_id>/leave", "leaveGame", "Leave a game that has not started: the seat opens again", seating.leave_game
+)
+lifecycle_route(
+    "/<game_id>/resign", "resignGame", "Resign: the random bot plays the seat to the end", seating.resign_game
+)
+lifecycle_route(
+    "/<game_id>/abort", "abortGame", "The creator calls off a game that has not started", seating.abort_game
+)
+
+
+@blp.route("/<game_id>/rematch")
+class RematchResource(MethodView):
+    @blp.doc(operationId="rematchGame", security=SEAT)
+    @blp.response(201, schemas.CreatedGameSchema)
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(409, response="CONFLICT")
+    def post(self, game_id: str) -> Any:
+        """A new game with the same seats and options: players seated again, bots kept, once per game"""
+        return created(*seating.rematch_game(services(), game_id, bearer_token()))
 
 
 def parse_if_match(header: str | None) -> int | None:

@@ -82,7 +82,7 @@ def tickets() -> TicketStore:
 def feed_seat(game: Game, ticket: str | None) -> int | None:
     """Whose feed it is: the seat of a ticket (once), of the bearer token, or nobody's (a spectator)."""
     if ticket is None:
-        return seat_of(game, bearer_token())
+        return seat_of(services(), game, bearer_token())
     if bearer_token() is not None:
         raise InvalidRequestError("send a seat token or a ticket, not both")
     seat = tickets().redeem(game.game_id, ticket)

@@ -1,30 +1,52 @@
-"""The leaderboard across finished games, by player name."""
+"""The leaderboard: players and bots of a ruleset by rating, and the quick match into the lobby."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 from flask.views import MethodView
+from flask_smorest.pagination import PaginationParameters
 
 from games.registry import RULESETS
 from games.table import SetupError
-from service import queries
-from service.api import schemas
+from service import queries, seating
+from service.api import player_schemas, schemas
 from service.api.context import services
+from service.api.openapi import PLAYER
 from service.api.parsing import Blueprint
+from service.api.players import me
 
-blp = Blueprint("leaderboard", __name__, url_prefix="/v1/leaderboard", description="Standings across games")
+blp = Blueprint("leaderboard", __name__, url_prefix="/v1", description="Ratings and matchmaking")
 
 
-@blp.route("")
+@blp.route("/leaderboard")
 class Leaderboard(MethodView):
     @blp.doc(operationId="getLeaderboard")
     @blp.arguments(schemas.LeaderboardQuerySchema, location="query")
     @blp.response(200, schemas.LeaderboardSchema)
-    def get(self, query: dict[str, str]) -> Any:
-        """Players of a ruleset by wins, then points: games played, wins, points"""
+    @blp.paginate()
+    def get(self, query: dict[str, str], pagination_parameters: PaginationParameters) -> Any:
+        """Players and bots of a ruleset by rating (mu - 3 sigma): games, wins, uncertainty; paginated"""
         ruleset = query["ruleset"]
         if ruleset not in RULESETS:
             raise SetupError("unknown_ruleset", f"no ruleset {ruleset!r}; see GET /v1/rulesets")
-        players = queries.leaderboard(services(), ruleset)
-        return {"ruleset": ruleset, "players": players}
+        p = pagination_parameters
+        total, rows = queries.leaderboard(services(), ruleset, (p.page - 1) * p.page_size, p.page_size)
+        p.item_count = total
+        return {"ruleset": ruleset, "players": rows}
+
+
+@blp.route("/quick-match")
+class QuickMatch(MethodView):
+    @blp.doc(operationId="quickMatch", security=PLAYER)
+    @blp.arguments(player_schemas.QuickMatchSchema)
+    @blp.response(200, player_schemas.QuickMatchResultSchema)
+    @blp.alt_response(201, schema=player_schemas.QuickMatchResultSchema, description="a new game was created")
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(409, response="CONFLICT")
+    def post(self, body: dict[str, Any]) -> Any:
+        """Take a seat in the oldest waiting game of a ruleset and seat count, or create one"""
+        saved, seat, made = seating.quick_match(services(), body["ruleset"], body["seats"], me())
+        lobby = msgspec.json.decode(msgspec.json.encode(queries.lobby_entry(saved.game.table)))
+        return {"seat": seat, "created": made, "game": lobby}, 201 if made else 200

@@ -28,10 +28,13 @@ from games.table import TABLE_EVENTS
 from service.api import schemas
 from service.api.problems import NOT_REPLICATED_RETRY_AFTER_S, RETRY_AFTER_S
 
-SEAT_OR_SPECTATOR: list[dict[str, list[str]]] = [{"seatToken": []}, {}]
-"""A seat token is optional: with one the caller sees its seat, without one it is a spectator."""
-SEAT: list[dict[str, list[str]]] = [{"seatToken": []}]
-"""A seat token is needed."""
+SEAT_OR_SPECTATOR: list[dict[str, list[str]]] = [{"seatToken": []}, {"playerToken": []}, {}]
+"""A seat's token (or its player's) is optional: with one the caller sees its seat, without one it is a
+spectator."""
+SEAT: list[dict[str, list[str]]] = [{"seatToken": []}, {"playerToken": []}]
+"""A seat token is needed, or the token of the player who holds the seat."""
+PLAYER: list[dict[str, list[str]]] = [{"playerToken": []}]
+"""A player token is needed."""
 
 NOT_RATE_LIMITED = frozenset({"getHealth", "getLiveness", "getReadiness"})
 """The operations service/app.py exempts from the rate limit: probes must never be refused."""
@@ -179,7 +182,7 @@ def problems_of(path: str, operation: dict[str, Any]) -> set[int]:
         statuses.add(422)
     if "{" in path:
         statuses.add(404)
-    if any("seatToken" in requirement for requirement in operation.get("security", [])):
+    if any({"seatToken", "playerToken"} & set(requirement) for requirement in operation.get("security", [])):
         statuses.add(401)
     if operation_id not in NOT_RATE_LIMITED:
         statuses.add(429)

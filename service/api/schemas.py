@@ -42,15 +42,19 @@ class DeclaredInGames(Schema):
 
 
 class SeatSpecSchema(Schema):
-    name = player_name(description="a human seat's player")
+    name = player_name(description="an anonymous human seat (gets a seat token)")
     bot = fields.String(validate=validate.OneOf(BOTS), metadata={"description": "a bot seat"})
     open = fields.Boolean(metadata={"description": "a seat that someone joins later"})
+    player = fields.String(
+        validate=validate.OneOf(["me"]),
+        metadata={"description": "the creator's own seat, as the player of the request's player token"},
+    )
 
     @validates_schema
     def one_kind(self, data: dict, **_: object) -> None:
-        kinds = [k for k in ("name", "bot") if k in data] + (["open"] if data.get("open") else [])
+        kinds = [k for k in ("name", "bot", "player") if k in data] + (["open"] if data.get("open") else [])
         if len(kinds) != 1:
-            raise ValidationError('a seat is exactly one of {"name"}, {"bot"} or {"open": true}')
+            raise ValidationError('a seat is exactly one of {"name"}, {"bot"}, {"player": "me"} or {"open": true}')
 
 
 class CreateGameSchema(Schema):
@@ -74,16 +78,18 @@ class SeatSummarySchema(Schema):
     seat = fields.Integer(required=True)
     name = fields.String(metadata={"description": "a human seat's player"})
     bot = fields.String(metadata={"description": "a bot seat's kind"})
+    player = fields.String(metadata={"description": "the registered player's id, if a player holds the seat"})
     open = fields.Boolean(metadata={"description": "whether the seat is still open (the lobby only)"})
-
-
-class LobbyQuerySchema(Schema):
-    status = fields.String(validate=validate.OneOf(["waiting", "in_progress", "finished"]))
-    ruleset = fields.String(validate=validate.OneOf(sorted(RULESETS)))
+    resigned = fields.Boolean(metadata={"description": "the seat resigned: the random bot plays it"})
 
 
 RULESET_IDS = sorted(RULESETS)
-STATUSES = ["waiting", "in_progress", "finished"]
+STATUSES = ["waiting", "in_progress", "finished", "aborted"]
+
+
+class LobbyQuerySchema(Schema):
+    status = fields.String(validate=validate.OneOf(STATUSES))
+    ruleset = fields.String(validate=validate.OneOf(RULESET_IDS))
 
 
 class LobbyEntrySchema(Schema):
@@ -108,10 +114,14 @@ class LeaderboardQuerySchema(Schema):
 
 class LeaderboardRowSchema(Schema):
     rank = fields.Integer(required=True)
-    player = fields.String(required=True, metadata={"description": "a player's name, or bot:<kind>"})
-    games = fields.Integer(required=True)
-    wins = fields.Integer(required=True, metadata={"description": "games won, shared victories included"})
-    points = fields.Integer(required=True, metadata={"description": "the sum of the player's final scores"})
+    player = fields.String(metadata={"description": "a player's id (a bot's row has `bot` instead)"})
+    bot = fields.String(metadata={"description": "a bot's kind: `random` or `smart`"})
+    name = fields.String(required=True, metadata={"description": "the player's name, or bot:<kind>"})
+    rating = fields.Float(required=True, metadata={"description": "the conservative rating, mu - 3 sigma"})
+    mu = fields.Float(required=True, metadata={"description": "the estimated skill"})
+    sigma = fields.Float(required=True, metadata={"description": "the uncertainty of the estimate"})
+    games = fields.Integer(required=True, metadata={"description": "rated games played"})
+    wins = fields.Integer(required=True, metadata={"description": "rated games won, shared victories included"})
 
 
 class LeaderboardSchema(Schema):
@@ -120,7 +130,7 @@ class LeaderboardSchema(Schema):
 
 
 class JoinSchema(Schema):
-    name = player_name(required=True)
+    name = player_name(description="the name of an anonymous seat; leave it out with a player token")
 
 
 class MoveSchema(DeclaredInGames):

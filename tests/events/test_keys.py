@@ -9,7 +9,20 @@ def test_key_formats_are_pinned_and_share_the_game_hash_tag() -> None:
     assert keys.stream_ticket("ab12", "d1e5") == "syndicate:game:{ab12}:ticket:d1e5"
 
 
-def test_each_leaderboard_is_a_slot_of_its_own() -> None:
-    assert keys.leaderboard_counted("mobsters") == "syndicate:{leaderboard:mobsters}:counted"
-    assert keys.leaderboard_stats("mobsters") == "syndicate:{leaderboard:mobsters}:stats"
+def test_a_players_keys_share_its_hash_tag_and_ratings_share_their_rulesets() -> None:
+    assert keys.player_events("p1") == "syndicate:player:{p1}:events"
+    assert keys.player_state("p1") == "syndicate:player:{p1}:state"
+    assert keys.player_games("p1") == "syndicate:player:{p1}:games"
+    assert keys.player_feed("p1") == "syndicate:player:{p1}:feed"
+    assert keys.player_feed_sent("p1") == "syndicate:player:{p1}:feed-sent"
+    assert keys.player_ticket("p1", "d1e5") == "syndicate:player:{p1}:ticket:d1e5"
+    assert keys.player_names() == "syndicate:{players}:names"
+    assert keys.ratings("mobsters") == "syndicate:{ratings:mobsters}:ratings"
+    assert keys.rated_games("mobsters") == "syndicate:{ratings:mobsters}:games"
+    assert keys.rating_board("mobsters") == "syndicate:{ratings:mobsters}:board"
+    assert keys.rating_order("mobsters") == "syndicate:{ratings:mobsters}:order"
+    assert keys.quick_match_lock("mobsters", 3) == "syndicate:{quick-match}:lock:mobsters:3"
+
+
+def test_the_lobby_lives_in_a_slot_of_its_own() -> None:
     assert keys.lobby_game("ab12") == "syndicate:{lobby}:game:ab12"

@@ -132,4 +132,6 @@ def test_swagger_ui_fetches_no_validator_badge_and_keeps_the_seat_token(api: Api
 
 def test_the_document_offers_the_seat_token_to_authorize_with(api: ApiClient) -> None:
     schemes = api.http.get("/openapi.json").json["components"]["securitySchemes"]
-    assert schemes["seatToken"] == {"type": "http", "scheme": "bearer"}
+    for scheme in ("seatToken", "playerToken"):
+        assert {k: schemes[scheme][k] for k in ("type", "scheme")} == {"type": "http", "scheme": "bearer"}
+        assert schemes[scheme]["description"]

@@ -23,6 +23,7 @@ Request = tuple[str, str, dict[str, Any]]
 def needing_redis(table: Table) -> dict[tuple[str, str], Request]:
     """A request for each route and method that reads or writes Redis: (rule, method) → (method, url, options)."""
     token = {"Authorization": f"Bearer {table.tokens[0]}"}
+    player = {"Authorization": "Bearer 0123456789abcdef.abcd0123.secret"}
     game = f"/v1/games/{table.id}"
     create = {"json": {"ruleset": "twelve-gangsters", "seats": [{"name": "A"}, {"name": "B"}, {"name": "C"}]}}
     requests = [
@@ -39,11 +40,26 @@ def needing_redis(table: Table) -> dict[tuple[str, str], Request]:
         ("GET", f"{game}/result", {}),
         ("GET", "/v1/leaderboard?ruleset=twelve-gangsters", {}),
         ("GET", "/readyz", {}),
+        ("POST", f"{game}/leave", {"headers": token}),
+        ("POST", f"{game}/resign", {"headers": token}),
+        ("POST", f"{game}/abort", {"headers": token}),
+        ("POST", f"{game}/rematch", {"headers": token}),
+        ("POST", "/v1/quick-match", {"json": {"ruleset": "twelve-gangsters", "seats": 3}, "headers": player}),
+        ("POST", "/v1/players", {"json": {"name": "Zed"}}),
+        ("GET", "/v1/players/me", {"headers": player}),
+        ("POST", "/v1/players/me/tokens", {"headers": player}),
+        ("DELETE", "/v1/players/me/tokens/abcd0123", {"headers": player}),
+        ("GET", "/v1/players/me/games", {"headers": player}),
+        ("POST", "/v1/players/me/stream-tickets", {"headers": player}),
+        ("GET", "/v1/players/me/events/stream", {"headers": player}),
+        ("GET", "/v1/players/0123456789abcdef", {}),
     ]
     rule = {
         game: "/v1/games/<game_id>",
         f"{game}/states/1": "/v1/games/<game_id>/states/<version:version>",
         "/v1/leaderboard?ruleset=twelve-gangsters": "/v1/leaderboard",
+        "/v1/players/me/tokens/abcd0123": "/v1/players/me/tokens/<token_id>",
+        "/v1/players/0123456789abcdef": "/v1/players/<player_id>",
     }
     return {(rule.get(url, url.replace(game, "/v1/games/<game_id>")), method): (method, url, options)
             for method, url, options in requests}  # fmt: skip

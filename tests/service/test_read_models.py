@@ -3,7 +3,6 @@ import threading
 
 import redis
 
-from service.api import context
 from service.bootstrap import bootstrap
 from tests.client import ApiClient
 from tests.service.read_models import play_corpus, play_randomly, play_shared_victory, read_models
@@ -14,7 +13,6 @@ def test_rebuilt_read_models_equal_the_live_ones_exactly(api: ApiClient, redis_c
     drain()
     live = read_models(redis_client)
     assert any(":views" in k for k in live) and any(":result" in k for k in live)
-    assert any("{leaderboard:" in k for k in live)
     assert bootstrap(client=redis_client).projections.rebuild() == 10
     assert read_models(redis_client) == live
 
@@ -73,32 +71,6 @@ def test_a_game_moves_from_waiting_to_in_progress_in_the_lobby(api: ApiClient) -
     api.join(table, "Cat")
     assert api.http.get("/v1/games?status=waiting").json == []
     assert [g["game_id"] for g in api.http.get("/v1/games?status=in_progress").json] == [table.id]
-
-
-def test_leaderboard_counts_tallied_games_wins_and_points_by_player_name(api: ApiClient, drain) -> None:
-    play_shared_victory(api)
-    play_shared_victory(api)
-    assert api.http.get("/v1/leaderboard?ruleset=twelve-gangsters").json["players"] == []  # not tallied yet
-    drain()
-    board = api.http.get("/v1/leaderboard?ruleset=twelve-gangsters").json
-    assert board["players"] == [
-        {"rank": 1, "player": "Ann", "games": 2, "wins": 2, "points": 104},
-        {"rank": 1, "player": "Bob", "games": 2, "wins": 2, "points": 104},
-        {"rank": 1, "player": "Cat", "games": 2, "wins": 2, "points": 104},
-    ]
-    assert api.http.get("/v1/leaderboard?ruleset=nope").status_code == 422
-
-
-def test_projecting_a_tallied_game_twice_counts_it_once(api: ApiClient, redis_client: redis.Redis, drain) -> None:
-    table = play_shared_victory(api)
-    drain()
-    services = context.services_of(api.http.application)
-    assert services.projections is not None
-    game = services.repository.get(table.id)
-    services.projections.catch_up(game)
-    services.projections.catch_up(game)
-    board = api.http.get("/v1/leaderboard?ruleset=twelve-gangsters").json
-    assert [row["games"] for row in board["players"]] == [1, 1, 1]
 
 
 def test_a_view_behind_the_log_is_brought_up_to_date_when_read(api: ApiClient, redis_client: redis.Redis) -> None:

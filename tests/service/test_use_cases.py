@@ -88,7 +88,7 @@ def test_joining_fills_the_open_seats_and_starts_the_game(services: Services) ->
     joined, last, token = use_cases.join_game(services, game_id, "Cat")
     assert (seat, last) == (1, 2)
     assert str(joined.game.table.status) == "in_progress"
-    assert use_cases.seat_of(services.repository.get(game_id), token) == 2
+    assert use_cases.seat_of(services, services.repository.get(game_id), token) == 2
     with pytest.raises(IllegalMoveError):
         use_cases.join_game(services, game_id, "Dan")
 

@@ -1,0 +1,40 @@
+"""A player's live feed as Server-Sent Events: the notices of projections/players.py, as they land.
+
+Each notice is one message: `id` its id in the player's feed (a client resumes with `Last-Event-ID`), `event`
+its type, `data` the notice. A feed opened without an id starts with what lands from then on. A comment
+(`: keep-alive`) is sent every KEEPALIVE_S seconds of silence; the feed never ends on its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import msgspec
+
+from projections.players import PlayerProjection
+from service.live import KEEPALIVE_S, RETRY_MS
+
+
+class Kind(msgspec.Struct):
+    type: str
+
+
+def start_of(projection: PlayerProjection, player_id: str) -> str:
+    """Where a feed opened without an id starts: after the last notice already kept."""
+    return projection.last_id(player_id)
+
+
+class PlayerFeed:
+    def __init__(self, projection: PlayerProjection, player_id: str, after: str) -> None:
+        self.projection, self.player_id, self.after = projection, player_id, after
+
+    def messages(self) -> Iterator[str]:
+        yield f"retry: {RETRY_MS}\n\n"
+        while True:
+            landed = self.projection.feed(self.player_id, self.after, block_s=KEEPALIVE_S)
+            if not landed:
+                yield ": keep-alive\n\n"
+            for entry_id, data in landed:
+                kind = msgspec.json.decode(data, type=Kind).type
+                self.after = entry_id
+                yield f"id: {entry_id}\nevent: {kind}\ndata: {data.decode()}\n\n"

@@ -1,0 +1,146 @@
+"""The use cases of a seat's life outside its moves: leave, resign, abort, rematch, and the quick match.
+
+Each decides with games/lifecycle.py and saves like a move (decided again if another decision lands first),
+so each is an event of the game's log with its command, audited and replayed like any move. A rematch and a
+quick match touch two games or a game and the lobby: each step is its own write, and safe to repeat.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+
+from events.commands import AbortGame, Command, CreateRematch, LeaveGame, ResignGame
+from events.players import Player
+from events.repository import Game, NoSuchGameError, seal
+from events.store import StaleVersionError
+from games import lifecycle
+from games import table as tables
+from games.base import Event, IllegalMoveError
+from games.registry import RULESETS
+from games.table import SetupError
+from service.errors import InvalidTokenError
+from service.services import Services
+from service.use_cases import (
+    MAX_ATTEMPTS,
+    Saved,
+    create_game,
+    join_game,
+    new_game,
+    player_of,
+    save,
+    seat_of,
+    too_busy,
+)
+
+Decide = Callable[[Game, int | None, Player | None], tuple[list[Event], Command]]
+
+
+def _act(services: Services, game_id: str, token: str | None, decide: Decide, needs_seat: bool = True) -> Saved:
+    """Decide for the caller (its seat, its player) on the current game, and save; again if another landed."""
+    if token is None:
+        raise InvalidTokenError("send the seat's token or the player's token")
+    player = player_of(services, token)
+    for _ in range(MAX_ATTEMPTS):
+        game = services.repository.get(game_id)
+        try:
+            seat = seat_of(services, game, token)
+        except InvalidTokenError:
+            if needs_seat or player is None:
+                raise
+            seat = None
+        events, command = decide(game, seat, player)
+        decision = seal(game.ruleset, game, events, command, seat, services.clock())
+        left = tuple(e.seat for e in events if isinstance(e, tables.SeatLeft))
+        try:
+            return save(services, decision, revoked=left)
+        except StaleVersionError:
+            continue
+    raise too_busy()
+
+
+def leave_game(services: Services, game_id: str, token: str | None) -> Saved:
+    """The caller leaves a game that has not started: its seat opens again and its seat token is void."""
+
+    def decide(game: Game, seat: int | None, _: Player | None) -> tuple[list[Event], Command]:
+        assert seat is not None
+        return lifecycle.leave(game.table, seat), LeaveGame(seat=seat)
+
+    return _act(services, game_id, token, decide)
+
+
+def resign_game(services: Services, game_id: str, token: str | None) -> Saved:
+    """The caller gives up: the random bot plays its seat to the end, and it ranks last for ratings."""
+
+    def decide(game: Game, seat: int | None, _: Player | None) -> tuple[list[Event], Command]:
+        assert seat is not None
+        return lifecycle.resign(game.table, seat), ResignGame(seat=seat)
+
+    return _act(services, game_id, token, decide)
+
+
+def abort_game(services: Services, game_id: str, token: str | None) -> Saved:
+    """The creator calls off a game that has not started."""
+
+    def decide(game: Game, seat: int | None, player: Player | None) -> tuple[list[Event], Command]:
+        player_id = player.player_id if player else None
+        events = lifecycle.abort(game.table, seat, player_id)
+        return events, AbortGame(seat=seat, player_id=events[0].player)  # type: ignore[attr-defined]
+
+    return _act(services, game_id, token, decide, needs_seat=False)
+
+
+def rematch_game(services: Services, game_id: str, token: str | None) -> tuple[Saved, dict[int, str]]:
+    """A new game with the same seats and options; the old game's log names it (`rematch_created`), once.
+    The id is recorded first, then the game created: a request that finds the id recorded but no game
+    (a crash between the two) creates it."""
+    game = services.repository.get(game_id)
+    seat = seat_of(services, game, token)
+    if seat is None:
+        raise InvalidTokenError("a rematch is asked for by a seat of the game: send its token")
+    if game.table.rematch is None:
+        new_id = secrets.token_hex(8)
+
+        def decide(game: Game, seat: int | None, _: Player | None) -> tuple[list[Event], Command]:
+            assert seat is not None
+            return lifecycle.rematch(game.table, seat, new_id), CreateRematch(seat=seat, game_id=new_id)
+
+        game = _act(services, game_id, token, decide).game
+    rematch = game.table.rematch
+    assert rematch is not None
+    try:
+        services.repository.get(rematch)
+    except NoSuchGameError:
+        seats = lifecycle.rematch_seats(game.table)
+        return new_game(
+            services, game.ruleset.id, seats, game.table.options, None, player_of(services, token), rematch, game_id
+        )
+    raise IllegalMoveError("rematch_exists", f"this game's rematch is game {rematch}")
+
+
+def quick_match(services: Services, ruleset_id: str, seat_count: int, player: Player) -> tuple[Saved, int, bool]:
+    """Seat the player in the oldest waiting game of the ruleset and seat count that has room for it, or
+    create one; whether it was created. One quick match per ruleset and seat count picks at a time, so two
+    never both create a game the other could have joined."""
+    ruleset = RULESETS.get(ruleset_id)
+    if ruleset is None:
+        raise SetupError("unknown_ruleset", f"no ruleset {ruleset_id!r}; see GET /v1/rulesets")
+    if not ruleset.min_seats <= seat_count <= ruleset.max_seats:
+        raise SetupError("invalid_seat_count", f"{ruleset.name} takes {ruleset.min_seats} to {ruleset.max_seats}")
+    assert services.projections is not None, "the lobby is kept by the deployment's projections"
+    lobby = services.projections.lobby
+    with lobby.quick_match_lock(ruleset_id, seat_count) as held:
+        if not held:
+            raise too_busy()
+        for entry in lobby.waiting(ruleset_id):
+            has_room = len(entry["seats"]) == seat_count and entry["open_seats"] > 0
+            if not has_room or any(s.get("player") == player.player_id for s in entry["seats"]):
+                continue
+            try:
+                saved, seat, _ = join_game(services, entry["game_id"], None, player)
+            except (IllegalMoveError, NoSuchGameError):
+                continue  # the lobby was behind: filled, aborted or gone meanwhile
+            return saved, seat, False
+        seats = [{"player": "me"}] + [{"open": True}] * (seat_count - 1)
+        saved, _ = create_game(services, ruleset_id, seats, {}, None, player)
+        return saved, 0, True

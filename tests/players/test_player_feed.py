@@ -1,0 +1,92 @@
+"""A player's own live feed: one connection for all its games, resumable, opened by token or ticket."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from werkzeug.test import TestResponse
+
+from tests.client import ApiClient, assert_problem
+from tests.players.helpers import bearer, create, join, play_first_legal
+
+
+def read(response: TestResponse, count: int) -> list[dict[str, str]]:
+    """The first `count` messages of a feed (comments and the `retry:` line left out); then it is closed."""
+    found: list[dict[str, str]] = []
+    buffer = ""
+    for chunk in response.response:
+        buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
+        while "\n\n" in buffer:
+            block, buffer = buffer.split("\n\n", 1)
+            fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line and line[0] != ":")
+            if "event" in fields:
+                found.append(fields)
+        if len(found) >= count:
+            break
+    response.close()
+    return found[:count]
+
+
+def test_the_feed_tells_a_player_of_each_of_its_games_and_resumes(api: ApiClient, drain: Callable[[], None]) -> None:
+    ann, bob = api.register("Ann"), api.register("Bob")
+    first = create(api, ann, [{"player": "me"}, {"open": True}, {"bot": "smart"}], options={"move_deadline_s": 60})
+    join(api, first, bob)
+    second = create(api, ann, [{"player": "me"}, {"open": True}, {"open": True}])
+    feed = read(api.http.get("/v1/players/me/events/stream?after=0", headers=bearer(ann)), 4)
+    assert [(m["event"], json.loads(m["data"])["game_id"]) for m in feed] == [
+        ("seated", first.id),
+        ("game_started", first.id),
+        ("decision_due", first.id),
+        ("seated", second.id),
+    ]
+    due = json.loads(feed[2]["data"])
+    assert due["seat"] == 0 and due["decision"] == "play" and due["deadline_at"].endswith("Z")
+    resumed = read(
+        api.http.get("/v1/players/me/events/stream", headers={**bearer(ann), "Last-Event-ID": feed[1]["id"]}), 2
+    )
+    assert [m["id"] for m in resumed] == [feed[2]["id"], feed[3]["id"]]
+    bobs = read(api.http.get("/v1/players/me/events/stream?after=0", headers=bearer(bob)), 3)
+    assert [m["event"] for m in bobs] == ["seated", "game_started", "decision_due"]
+
+
+def test_the_feed_tells_the_end_and_the_new_rating(api: ApiClient, drain: Callable[[], None]) -> None:
+    ann = api.register("Ann")
+    table = create(api, ann, [{"player": "me"}, {"bot": "random"}, {"bot": "smart"}])
+    while api.game(table)["status"] != "finished":
+        play_first_legal(api, table, ann)
+        drain()
+    drain()  # the tally
+    ticket = api.http.post("/v1/players/me/stream-tickets", headers=bearer(ann)).json
+    feed = read(api.http.get(ticket["stream"] + "&after=0"), 16)
+    kinds = [m["event"] for m in feed]
+    assert kinds[:2] == ["seated", "game_started"] and kinds[-2:] == ["game_finished", "rating_changed"]
+    assert kinds.count("decision_due") == 12
+    rating = json.loads(feed[-1]["data"])
+    assert rating["ruleset"] == "twelve-gangsters" and rating["previous"] is None and rating["rating"]["games"] == 1
+    assert_problem(api.http.get(ticket["stream"]), 401, "invalid_ticket")  # a ticket opens one feed
+
+
+def test_a_feed_needs_a_player_and_a_well_formed_id(api: ApiClient) -> None:
+    ann = api.register("Ann")
+    assert_problem(api.http.get("/v1/players/me/events/stream"), 401, "invalid_token")
+    bad = api.http.get("/v1/players/me/events/stream", headers={**bearer(ann), "Last-Event-ID": "12"})
+    assert_problem(bad, 422, "invalid_header")
+    ticket = api.http.post("/v1/players/me/stream-tickets", headers=bearer(ann)).json["ticket"]
+    both = api.http.get(f"/v1/players/me/events/stream?ticket={ticket}", headers=bearer(ann))
+    assert_problem(both, 422, "invalid_request")
+
+
+def test_a_notice_told_twice_is_kept_once(api: ApiClient, redis_client) -> None:
+    from events import keys
+    from service.api import context
+
+    projection = context.services_of(api.http.application).projections.players
+    notice = ("p0", "g:1:seated", {"type": "seated", "game_id": "g"})
+    projection.tell([notice], "2026-12-01T00:00:00.000Z")
+    projection.tell([notice, ("p0", "g:2:game_started", {"type": "game_started"})], "2026-12-01T00:00:01.000Z")
+    assert [n["type"] for _, n in [(i, json.loads(d)) for i, d in projection.feed("p0", "0", 0.1)]] == [
+        "seated",
+        "game_started",
+    ]
+    assert redis_client.zcard(keys.player_feed_sent("p0")) == 2

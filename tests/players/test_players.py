@@ -1,0 +1,137 @@
+"""Registered players: unique names, tokens shown once and stored hashed, rotated and revoked; a player token
+acts for the seat its player holds, in every game, while seat tokens keep working for anonymous seats."""
+
+from __future__ import annotations
+
+import threading
+
+import redis
+from click.testing import CliRunner
+from flask import Flask
+
+from events import keys
+from service import cli
+from tests.client import ApiClient, assert_problem
+from tests.players.helpers import bearer, create, join, play_first_legal, player_id
+
+
+def test_a_player_registers_once_per_name_whatever_its_case(api: ApiClient) -> None:
+    answer = api.http.post("/v1/players", json={"name": "Ann"})
+    assert answer.status_code == 201
+    assert answer.headers["Location"].endswith(f"/v1/players/{answer.json['player_id']}")
+    assert answer.json["token"].startswith(answer.json["player_id"] + ".")
+    assert_problem(api.http.post("/v1/players", json={"name": "aNN"}), 409, "name_taken")
+    assert_problem(api.http.post("/v1/players", json={"name": "bot:smart"}), 422, "invalid_request")
+
+
+def test_racing_registrations_of_one_name_make_one_player(app: Flask) -> None:
+    answers: list[int] = []
+
+    def register() -> None:
+        answers.append(app.test_client().post("/v1/players", json={"name": "Zed"}).status_code)
+
+    threads = [threading.Thread(target=register) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(answers) == [201] + [409] * 7
+
+
+def test_a_token_is_stored_only_as_a_hash(api: ApiClient, redis_client: redis.Redis) -> None:
+    token = api.register("Ann")
+    pid = player_id(api, token)
+    stored = redis_client.get(keys.player_state(pid)) + b"".join(
+        fields[b"e"] for _, fields in redis_client.xrange(keys.player_events(pid))
+    )
+    assert token.encode() not in stored and token.rsplit(".", 1)[1].encode() not in stored
+
+
+def test_tokens_rotate_a_new_one_works_and_a_revoked_one_opens_nothing(api: ApiClient) -> None:
+    old = api.register("Ann")
+    issued = api.http.post("/v1/players/me/tokens", headers=bearer(old))
+    assert issued.status_code == 201
+    new = issued.json["token"]
+    me = api.http.get("/v1/players/me", headers=bearer(new)).json
+    old_id = next(t["token_id"] for t in me["tokens"] if t["token_id"] != issued.json["token_id"])
+    assert len(me["tokens"]) == 2 and all("digest" not in t and "token" not in t for t in me["tokens"])
+    assert api.http.delete(f"/v1/players/me/tokens/{old_id}", headers=bearer(new)).status_code == 204
+    assert_problem(api.http.get("/v1/players/me", headers=bearer(old)), 401, "invalid_token")
+    assert_problem(api.http.delete(f"/v1/players/me/tokens/{old_id}", headers=bearer(new)), 404, "token_not_found")
+    assert [t["token_id"] for t in api.http.get("/v1/players/me", headers=bearer(new)).json["tokens"]] == [
+        issued.json["token_id"]
+    ]
+
+
+def test_a_forged_or_malformed_player_token_is_refused(api: ApiClient) -> None:
+    token = api.register("Ann")
+    pid, token_id, _ = token.split(".")
+    for forged in (f"{pid}.{token_id}.nope", f"{'0' * 16}.{token_id}.x", "a.b.c", f"{pid}.zzzz.{token}"):
+        assert_problem(api.http.get("/v1/players/me", headers=bearer(forged)), 401, "invalid_token")
+    assert_problem(api.http.get("/v1/players/me"), 401, "invalid_token")
+
+
+def test_a_player_creates_joins_and_plays_with_its_own_token(api: ApiClient) -> None:
+    ann, bob = api.register("Ann"), api.register("Bob")
+    table = create(api, ann, [{"player": "me"}, {"open": True}, {"name": "Cat"}])
+    assert list(table.tokens) == [2]  # only the anonymous seat gets a seat token
+    assert table.body["seats"][0] == {"seat": 0, "name": "Ann", "player": player_id(api, ann), "open": False}
+    assert join(api, table, bob) == 1
+    assert_problem(
+        api.http.post(f"/v1/games/{table.id}/join", json={}, headers=bearer(bob)), 409, "game_already_started"
+    )
+    assert play_first_legal(api, table, ann) and play_first_legal(api, table, bob)
+    assert api.play(table, 2, 5).status_code == 200  # the anonymous seat's own token still works
+    assert api.http.get(f"/v1/games/{table.id}", headers=bearer(bob)).json["you"]["seat"] == 1
+    assert api.http.get(f"/v1/games/{table.id}/audit").json["ok"]
+
+
+def test_a_player_token_acts_only_where_its_player_sits(api: ApiClient) -> None:
+    ann, eve = api.register("Ann"), api.register("Eve")
+    table = create(api, ann, [{"player": "me"}, {"name": "Bob"}, {"name": "Cat"}])
+    move = api.http.post(f"/v1/games/{table.id}/moves", json={"type": "play", "card": 1}, headers=bearer(eve))
+    assert_problem(move, 401, "invalid_token")
+    assert_problem(api.http.get(f"/v1/games/{table.id}", headers=bearer(eve)), 401, "invalid_token")
+
+
+def test_a_player_seat_needs_a_player_token_and_is_taken_once(api: ApiClient) -> None:
+    ann = api.register("Ann")
+    body = {"ruleset": "twelve-gangsters", "seats": [{"player": "me"}, {"name": "B"}, {"name": "C"}]}
+    assert_problem(api.http.post("/v1/games", json=body), 401, "invalid_token")
+    twice = {**body, "seats": [{"player": "me"}, {"player": "me"}, {"name": "C"}]}
+    assert_problem(api.http.post("/v1/games", json=twice, headers=bearer(ann)), 422, "invalid_seats")
+    table = create(api, ann, [{"player": "me"}, {"open": True}, {"open": True}])
+    assert_problem(api.http.post(f"/v1/games/{table.id}/join", json={}, headers=bearer(ann)), 409, "already_seated")
+
+
+def test_my_games_lists_the_players_games_by_status(api: ApiClient) -> None:
+    ann = api.register("Ann")
+    waiting = create(api, ann, [{"player": "me"}, {"open": True}, {"open": True}])
+    playing = create(api, ann, [{"player": "me"}, {"name": "B"}, {"name": "C"}])
+    create(api, api.register("Bob"), [{"player": "me"}, {"name": "B"}, {"name": "C"}])  # not Ann's
+    mine = api.http.get("/v1/players/me/games", headers=bearer(ann))
+    assert [g["game_id"] for g in mine.json] == [playing.id, waiting.id]
+    assert '"total": 2' in mine.headers["X-Pagination"]
+    waiting_only = api.http.get("/v1/players/me/games?status=waiting", headers=bearer(ann)).json
+    assert [g["game_id"] for g in waiting_only] == [waiting.id]
+    profile = api.http.get(f"/v1/players/{player_id(api, ann)}").json
+    assert profile["name"] == "Ann" and [g["game_id"] for g in profile["recent_games"]] == [playing.id, waiting.id]
+    assert "tokens" not in profile
+    assert_problem(api.http.get("/v1/players/0123456789abcdef"), 404, "player_not_found")
+
+
+def test_a_players_log_is_audited_against_its_stored_state(api: ApiClient, redis_client: redis.Redis) -> None:
+    token = api.register("Ann")
+    api.http.post("/v1/players/me/tokens", headers=bearer(token))
+    pid = player_id(api, token)
+    runner = CliRunner(env={"REDIS_URL": _url(redis_client)})
+    ok = runner.invoke(cli.main, ["audit", "--player", pid])
+    assert ok.exit_code == 0 and '"ok": true' in ok.output
+    redis_client.set(keys.player_state(pid), redis_client.get(keys.player_state(pid)).replace(b'"Ann"', b'"Eve"'))
+    tampered = runner.invoke(cli.main, ["audit", "--player", pid])
+    assert tampered.exit_code == 1 and '"check": "state"' in tampered.output
+
+
+def _url(client: redis.Redis) -> str:
+    kwargs = client.connection_pool.connection_kwargs
+    return f"redis://{kwargs['host']}:{kwargs['port']}/{kwargs.get('db', 0)}"
