@@ -4,11 +4,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run cluster worker test lint typecheck format spec bench bench-http bench-cluster clean
+.PHONY: install run cluster worker test lint typecheck format spec bench bench-http bench-cluster image clean
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PY) -m venv $(VENV)
-	$(BIN)/pip install -q -c constraints.txt -e '.[test]'
+	$(BIN)/pip install -q -c constraints.txt -e '.[local,test]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -53,6 +53,17 @@ bench-http: install
 ## One API process against two on a Redis Cluster, the same load, alternating.
 bench-cluster: install
 	$(BIN)/python -m benchmarks.cluster_load
+
+## Build the container image with docker (BuildKit) or podman, whichever is here: syndicate:latest and :<version>.
+ENGINE ?= $(shell command -v docker || command -v podman)
+VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' pyproject.toml)
+image:
+	@test -n "$(ENGINE)" || { echo "make image: neither docker nor podman is installed; install one (or build elsewhere: docker build -t syndicate .)" >&2; exit 1; }
+	@$(ENGINE) info >/dev/null 2>&1 || { echo "make image: $(ENGINE) is installed but cannot build: '$(ENGINE) info' fails (is its daemon running?)" >&2; exit 1; }
+	DOCKER_BUILDKIT=1 $(ENGINE) build -t syndicate:latest -t syndicate:$(VERSION) \
+		--build-arg VERSION=$(VERSION) \
+		--build-arg REVISION=$$(git rev-parse HEAD 2>/dev/null || echo unknown) \
+		--build-arg CREATED=$$(date -u +%Y-%m-%dT%H:%M:%SZ) .
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .ruff_cache .mypy_cache

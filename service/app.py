@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from service import docs
-from service.api import BLUEPRINTS, context, hygiene, parsing
+from service.api import BLUEPRINTS, context, hygiene, parsing, telemetry
 from service.api.openapi import ProblemResponses, document_games
 from service.api.problems import ProblemApi
 from service.api.ratelimit import RateLimit
@@ -45,6 +46,11 @@ def create_app(config: Config | None = None, services: Services | None = None, *
     app = Flask("syndicate")
     app.config.update(API_SETTINGS, **overrides)
     context.attach(app, services or bootstrap(config))
+    if config.trusted_proxies:
+        # The client is whom the outermost trusted proxy saw: rate limits and logs key by its address.
+        hops = config.trusted_proxies
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
+    telemetry.install(app)
     RateLimit(config.rate_limit_storage, config.rate_limit).install(app)
     api = ProblemApi(app, spec_kwargs={"extra_plugins": [ProblemResponses()]})
     parsing.install(app, api)

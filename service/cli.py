@@ -6,13 +6,16 @@ import dataclasses
 import json
 import logging
 import os
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 import time
 from typing import BinaryIO
 
 import click
+import prometheus_client
 import redis
 import yaml
 from redis.exceptions import RedisClusterException
@@ -22,7 +25,7 @@ from events.envelope import decode as envelope_decode
 from events.players import PlayerStore
 from games.registry import RULESETS
 from games.selfplay import simulate as simulate_games
-from service import jobs, queries
+from service import gunicorn_conf, jobs, logs, queries
 from service.api import context
 from service.audit import audit_log, audit_player
 from service.backoff import Backoff
@@ -30,10 +33,14 @@ from service.bootstrap import bootstrap
 from service.cluster import local_topology
 from service.config import Config, ConfigError
 from service.house import House
-from service.redis_server import RedisServer
+from service.redis_server import RedisServer, binary
 from service.scheduler import QUEUE
 from service.supervisor import Child, Supervisor, command
-from service.worker import sweep_every, work_until_stopped
+from service.worker import running_here, sweep_every, work_until_stopped
+
+GRACEFUL_TIMEOUT_S = 8
+"""How long a stopping gunicorn lets requests finish: below the 10 s that `docker stop` waits before SIGKILL.
+Live feeds end within live.WAKE_S of SIGTERM, and their clients resume elsewhere with Last-Event-ID."""
 
 
 @click.group()
@@ -53,17 +60,43 @@ def run() -> None:
     if config.redis_url:
         checked(config)  # a setting that cannot work is said now, not by each child as it dies
     else:
+        try:
+            binary()
+        except RuntimeError as error:
+            raise click.UsageError(f"REDIS_URL is not set, and no Redis of our own can be started: {error}") from None
         server = RedisServer(config.data_dir / "redis", config.redis_port, config.redis_fsync)
         env["REDIS_URL"] = server.url
         children.append(Child("redis-server", server.start_process))
         click.echo(f"redis-server (AOF on) at {server.url}, data in {server.data_dir}/")
-    children.append(Child("gunicorn", command([sys.executable, "-m", "gunicorn", *gunicorn_args(config)], env)))
+    # One metrics directory for gunicorn's workers and the worker: the API's /metrics counts bot turns too.
+    metrics_dir = None if env.get("PROMETHEUS_MULTIPROC_DIR") else tempfile.mkdtemp(prefix="syndicate-metrics-")
+    if metrics_dir:
+        env["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
+    children.append(Child("gunicorn", command([sys.executable, "-m", "service.cli", "serve"], env)))
     children.append(Child("worker", command([sys.executable, "-m", "service.cli", "worker"], env)))
     supervisor = Supervisor(children)
     signal.signal(signal.SIGINT, lambda *_: supervisor.stop())
     signal.signal(signal.SIGTERM, lambda *_: supervisor.stop())
     click.echo(f"Syndicate on http://{config.host}:{config.port}/  (docs at /docs; Ctrl-C stops it all)")
-    supervisor.run()
+    try:
+        supervisor.run()
+    finally:
+        if metrics_dir:
+            shutil.rmtree(metrics_dir, ignore_errors=True)
+
+
+@main.command()
+def serve() -> None:
+    """Serve the API with gunicorn at SYNDICATE_HOST:SYNDICATE_PORT with SYNDICATE_WEB_WORKERS workers (the
+    container's command; `syndicate run` runs it too). gunicorn takes over this process."""
+    config = Config()
+    if not config.redis_url:
+        raise click.UsageError("set REDIS_URL to the Redis that holds the games (`syndicate run` starts its own)")
+    if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):  # where each worker keeps its counts for /metrics
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="syndicate-metrics-")
+        os.environ[gunicorn_conf.TEMPORARY] = "1"  # gunicorn removes it when it exits
+    sys.stdout.flush()
+    os.execv(sys.executable, [sys.executable, "-m", "gunicorn", *gunicorn_args(config)])
 
 
 @main.command("cluster")
@@ -93,16 +126,22 @@ def cluster_command(apis: int, workers: int) -> None:
 
 @main.command()
 @click.option("--burst", is_flag=True, help="work until the queue is empty, then stop")
-def worker(burst: bool) -> None:
+@click.option("--check", is_flag=True, help="exit 0 if a worker of this host is registered and alive (health check)")
+def worker(burst: bool, check: bool) -> None:
     """Run an RQ worker (with its scheduler) for bots, deadlines, tallies and the sweep; it outlives Redis outages."""
     config = Config()
+    if check:  # a health check answers at once: it asks the queue's Redis, where workers register
+        sys.exit(0 if running_here(checked(config).queue_redis()) else 1)
     client, queue_client = connect_when_up(), checked(config).queue_redis()
+    logs.configure(logging.INFO)  # one JSON line per job (service/jobs.py)
+    logging.getLogger("rq").setLevel(logging.WARNING)  # RQ's own lines per job would repeat ours
     jobs.use(House(bootstrap(config, client, queue_client), config.stall_s))
+    if config.worker_metrics_port:
+        prometheus_client.start_http_server(config.worker_metrics_port)
     if burst:
         queue = Queue(QUEUE, connection=queue_client)
         SimpleWorker([queue], connection=queue_client).work(with_scheduler=True, burst=True, logging_level="WARNING")
         return
-    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s: %(message)s", datefmt="%H:%M:%S")
     threading.Thread(target=sweep_every, args=(queue_client, config.sweep_s), daemon=True).start()
     work_until_stopped(queue_client)
 
@@ -111,7 +150,8 @@ def gunicorn_args(config: Config) -> list[str]:
     """gevent workers: a live feed holds its connection open, and `make bench` shows gevent serving
     moves at a steady pace with 200 feeds open, where sync and gthread workers stall."""
     workers = ["--workers", str(config.workers), "--worker-class", "gevent", "--worker-connections", "1000"]
-    return ["--bind", f"{config.host}:{config.port}", *workers, "service.wsgi:app"]
+    settings = ["--config", "python:service.gunicorn_conf", "--graceful-timeout", str(GRACEFUL_TIMEOUT_S)]
+    return [*settings, "--bind", f"{config.host}:{config.port}", *workers, "service.wsgi:app"]
 
 
 @main.command()

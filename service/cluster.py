@@ -158,8 +158,7 @@ def api_command(host: str, port: int, web_workers: int) -> list[str]:
     from service.config import Config
 
     config = dataclasses.replace(Config(), host=host, port=port, workers=web_workers)
-    # Without the control socket: gunicorns side by side would all claim the one default path.
-    return [sys.executable, "-m", "gunicorn", "--no-control-socket", *gunicorn_args(config)]
+    return [sys.executable, "-m", "gunicorn", *gunicorn_args(config)]
 
 
 def worker_command() -> list[str]:

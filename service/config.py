@@ -52,6 +52,10 @@ class Config:
         )
     )
     """Origins whose pages may call the API from a browser, comma-separated (`*` for any); none by default."""
+    trusted_proxies: int = field(default_factory=lambda: int(os.environ.get("SYNDICATE_TRUSTED_PROXIES", "0")))
+    """Proxies in front of the API whose `X-Forwarded-For`/`-Proto`/`-Host` are believed (service/app.py)."""
+    worker_metrics_port: int = field(default_factory=lambda: int(os.environ.get("SYNDICATE_WORKER_METRICS_PORT", "0")))
+    """Where `syndicate worker` serves its own `/metrics` (a worker container's); 0: nowhere."""
 
     @property
     def rate_limit_storage(self) -> str:

@@ -1,12 +1,28 @@
-"""RQ jobs: JSON-able arguments, one use case each. The worker process sets up the house once."""
+"""RQ jobs: JSON-able arguments, one use case each. The worker process sets up the house once.
+
+Each job leaves one JSON log line at INFO (its id, the id of the request it came from, its game, outcome and
+duration) and its count in the metrics."""
 
 from __future__ import annotations
 
+import functools
+import logging
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from rq import get_current_job
+
+from service import logs, metrics
 from service.bootstrap import bootstrap
 from service.config import Config
 from service.house import House
 
+log = logging.getLogger("syndicate.jobs")
+
 _house: House | None = None
+
+R = TypeVar("R")
 
 
 def use(house: House) -> None:
@@ -23,17 +39,56 @@ def house() -> House:
     return _house
 
 
+def logged(job: Callable[..., R]) -> Callable[..., R]:
+    """One line per job run: what it was, for which game, what came of it (`failed`: RQ logs why) and how long."""
+
+    @functools.wraps(job)
+    def run(*args: Any) -> R:
+        started, outcome = time.perf_counter(), "failed"
+        current = get_current_job()
+        cause = logs.request_id.set(current.meta.get("request_id") if current else None)
+        try:
+            result = job(*args)
+            outcome = str(result)
+            return result
+        finally:
+            fields = {
+                "job": job.__name__,
+                "job_id": current.id if current else None,
+                "request_id": logs.request_id.get(),
+                "game_id": args[0] if args else None,
+                "outcome": outcome,
+                "duration_ms": round((time.perf_counter() - started) * 1000, 2),
+            }
+            level = logging.WARNING if outcome == "failed" else logging.INFO
+            subject = " ".join(str(part) for part in (job.__name__, *args[:1]))
+            log.log(level, "%s: %s", subject, outcome, extra={"fields": fields})
+            logs.request_id.reset(cause)
+
+    return run
+
+
+@logged
 def bot_move(game_id: str, version: int, seat: int) -> str:
-    return house().play_bot(game_id, version, seat)
+    outcome = house().play_bot(game_id, version, seat)
+    if outcome == "moved":
+        metrics.BOT_TURNS.inc()
+    return outcome
 
 
+@logged
 def deadline(game_id: str, wait_since: int) -> str:
-    return house().expire(game_id, wait_since)
+    outcome = house().expire(game_id, wait_since)
+    if outcome not in ("moved on", "played for 0 seats"):
+        metrics.DEADLINES_FIRED.inc()
+    return outcome
 
 
+@logged
 def tally(game_id: str) -> str:
     return house().tally(game_id)
 
 
+@logged
 def sweep() -> int:
     return house().sweep()

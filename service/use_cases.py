@@ -28,7 +28,7 @@ from games.registry import RULESETS
 from games.table import SetupError
 from projections import game_models
 from projections.views import field_of
-from service import players, tokens
+from service import metrics, players, tokens
 from service.errors import ConflictError, InvalidRequestError, InvalidTokenError, VersionMismatchError
 from service.feed import feed_item
 from service.services import Services
@@ -236,6 +236,7 @@ def make_move(
             continue
         except DuplicateRequestError as duplicate:
             return first_answer(duplicate.answer, fingerprint)
+        metrics.MOVES.labels(game.ruleset.id, caller.by or "player").inc()
         return answer
     raise too_busy()
 

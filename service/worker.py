@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import signal
+import socket
 import threading
 import time
 from types import FrameType
@@ -23,6 +24,7 @@ from rq.exceptions import DuplicateJobError, StopRequested
 
 from service.backoff import Backoff
 from service.scheduler import QUEUE
+from service.supervisor import alive
 
 log = logging.getLogger(__name__)
 
@@ -91,3 +93,13 @@ def sweep_every(client: redis.Redis, period_s: float) -> None:
         except Exception:
             log.exception("sweep not queued")
         time.sleep(period_s)
+
+
+def running_here(client: redis.Redis) -> bool:
+    """Whether a worker of this host is registered with Redis and its process lives: a container's health check
+    (`syndicate worker --check`). False while Redis is away: the worker cannot work then either."""
+    try:
+        workers = Worker.all(connection=client)
+    except redis.RedisError:
+        return False
+    return any(w.hostname == socket.gethostname() and w.pid and alive(w.pid) for w in workers)

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask.testing import FlaskClient
+from prometheus_client.parser import text_string_to_metric_families
 from werkzeug.test import TestResponse
 
 
@@ -88,3 +89,12 @@ def assert_problem(response: TestResponse, status: int, code: str) -> dict[str, 
     assert isinstance(body["title"], str) and body["title"]
     assert isinstance(body["detail"], str) and body["detail"]
     return body
+
+
+def metric_value(text: str, name: str, **labels: str) -> float:
+    """A sample's value in Prometheus' text format (0 if it is not there yet)."""
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name == name and all(sample.labels.get(k) == v for k, v in labels.items()):
+                return float(sample.value)
+    return 0.0

@@ -18,6 +18,7 @@ import pytest
 import requests
 
 from service.redis_server import free_port
+from tests.client import metric_value
 
 
 @dataclass
@@ -120,6 +121,9 @@ def kill(service: Service, child: str) -> None:
 
 def test_whatever_dies_is_restarted_and_games_go_on(service: Service) -> None:
     first_game = a_bot_game_finishes(service)
+    # The worker counts its bot turns where gunicorn's workers count theirs: the API's /metrics has them.
+    metrics = requests.get(f"{service.url}/metrics", timeout=5).text
+    assert metric_value(metrics, "syndicate_bot_turns_total") == 36, "12 rounds of 3 bots"
     for child in ("worker", "gunicorn", "redis-server"):
         kill(service, child)
         wait_for(lambda: live(service), f"the service to be live after {child} died")

@@ -1,17 +1,26 @@
-"""Liveness, readiness and Redis reachability."""
+"""Liveness, readiness, Redis reachability and the Prometheus metrics."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import redis
+from flask import Response
 from flask.views import MethodView
 
+from service import metrics
 from service.api import schemas
 from service.api.context import services
 from service.api.parsing import Blueprint
 
-blp = Blueprint("health", __name__, description="Health")
+blp = Blueprint("health", __name__, description="Health and metrics")
+
+METRICS_DOC = (
+    "Prometheus' text format: `syndicate_http_requests_total` (by route, method, status), "
+    "`syndicate_move_duration_seconds`, `syndicate_moves_total` (by ruleset, by whom), `syndicate_refusals_total` "
+    "(by code), `syndicate_bot_turns_total`, `syndicate_deadlines_fired_total`, `syndicate_queue_jobs` (by state), "
+    "`syndicate_live_feeds_open`"
+)
 
 
 def ping_redis() -> None:
@@ -45,9 +54,27 @@ class Live(MethodView):
 @blp.route("/readyz")
 class Ready(MethodView):
     @blp.doc(operationId="getReadiness")
-    @blp.response(200, schemas.HealthSchema)
+    @blp.response(200, schemas.ReadinessSchema)
     @blp.alt_response(503, response="SERVICE_UNAVAILABLE")
     def get(self) -> Any:
-        """Ready when Redis answers; otherwise 503 `unavailable`, as every route that needs Redis"""
+        """Ready when Redis and the job queue's Redis answer; else 503 `unavailable`, as every route needing Redis"""
         ping_redis()  # an error leaves as the same 503 problem every route gives without Redis
-        return {"status": "ok", "redis": "ok"}
+        scheduler = services().scheduler
+        if scheduler is not None:
+            scheduler.queue.connection.ping()  # moves enqueue bots, deadlines and tallies there
+        return {"status": "ok", "redis": "ok", "queue": "ok"}
+
+
+@blp.route("/metrics")
+class Metrics(MethodView):
+    @blp.doc(
+        operationId="getMetrics",
+        responses={
+            "200": {"description": METRICS_DOC, "content": {metrics.CONTENT_TYPE: {"schema": {"type": "string"}}}}
+        },
+    )
+    @blp.response(200)
+    def get(self) -> Any:
+        """Prometheus metrics, summed across the server's workers; not rate limited, answers without Redis"""
+        scheduler = services().scheduler
+        return Response(metrics.exposition(scheduler.queue if scheduler else None), content_type=metrics.CONTENT_TYPE)

@@ -6,7 +6,15 @@ from __future__ import annotations
 from flask import Flask, Response, request
 from flask_cors import CORS
 
-ALLOWED_HEADERS = ["Authorization", "Content-Type", "If-Match", "If-None-Match", "Idempotency-Key", "Last-Event-ID"]
+ALLOWED_HEADERS = [
+    "Authorization",
+    "Content-Type",
+    "If-Match",
+    "If-None-Match",
+    "Idempotency-Key",
+    "Last-Event-ID",
+    "X-Request-ID",
+]
 EXPOSED_HEADERS = [
     "ETag",
     "Location",
@@ -16,6 +24,7 @@ EXPOSED_HEADERS = [
     "RateLimit-Remaining",
     "RateLimit-Reset",
     "RateLimit-Policy",
+    "X-Request-ID",
 ]
 
 

@@ -36,9 +36,9 @@ SEAT: list[dict[str, list[str]]] = [{"seatToken": []}, {"playerToken": []}]
 PLAYER: list[dict[str, list[str]]] = [{"playerToken": []}]
 """A player token is needed."""
 
-NOT_RATE_LIMITED = frozenset({"getHealth", "getLiveness", "getReadiness"})
+NOT_RATE_LIMITED = frozenset({"getHealth", "getLiveness", "getReadiness", "getMetrics"})
 """The operations service/app.py exempts from the rate limit: probes must never be refused."""
-WITHOUT_REDIS = frozenset({"listRulesets", "getCardCatalogue", "getLiveness", "getHealth"})
+WITHOUT_REDIS = frozenset({"listRulesets", "getCardCatalogue", "getLiveness", "getHealth", "getMetrics"})
 """The operations that answer without Redis (/healthz answers its own 503 body, documented on the route)."""
 
 PROBLEM = "application/problem+json"
@@ -152,21 +152,30 @@ PROBLEMS: dict[int, tuple[str, str, dict[str, Any]]] = {
 """Each problem status: its response component's name, what it means here, and an example."""
 
 
+REQUEST_ID = {
+    "description": "the request's id: the client's `X-Request-ID` if it fits the pattern, else one made for it; "
+    "the service's log line for the request carries it too",
+    "schema": {"type": "string", "pattern": "^[A-Za-z0-9._:-]{1,128}$"},
+}
+"""service/api/telemetry.py: a header of every request (optional) and of every answer."""
+REQUEST_ID_HEADER = {"X-Request-ID": "RequestId"}
+"""A response header, by its component's name (apispec makes it a reference)."""
+
+
 def problem_response(status: int) -> dict[str, Any]:
     _, description, example = PROBLEMS[status]
     response: dict[str, Any] = {
         "description": description,
         "content": {PROBLEM: {"schema": ref("Problem"), "example": example}},
+        "headers": dict(REQUEST_ID_HEADER),
     }
     if status == 503:
-        response["headers"] = {
-            "Retry-After": {
-                "description": (
-                    f"seconds to wait before trying again ({RETRY_AFTER_S}; {NOT_REPLICATED_RETRY_AFTER_S} for"
-                    " `not_replicated`)"
-                ),
-                "schema": {"type": "integer"},
-            }
+        response["headers"]["Retry-After"] = {
+            "description": (
+                f"seconds to wait before trying again ({RETRY_AFTER_S}; {NOT_REPLICATED_RETRY_AFTER_S} for"
+                " `not_replicated`)"
+            ),
+            "schema": {"type": "integer"},
         }
     return response
 
@@ -200,6 +209,8 @@ class ProblemResponses(BasePlugin):
         self.operation_ids: set[str] = set()
         for status, (name, *_) in PROBLEMS.items():
             spec.components.response(name, problem_response(status))
+        spec.components.parameter("RequestId", "header", {"name": "X-Request-ID", "required": False, **REQUEST_ID})
+        spec.components.header("RequestId", REQUEST_ID)
 
     def operation_helper(self, path: str | None = None, operations: dict[str, Any] | None = None, **_: Any) -> None:
         for method, operation in (operations or {}).items():
@@ -216,6 +227,10 @@ class ProblemResponses(BasePlugin):
             for status in problems_of(path or "", operation):
                 if not any(str(key) == str(status) for key in responses):  # /healthz documents its own 503
                     responses[status] = PROBLEMS[status][0]
+            operation.setdefault("parameters", []).append("RequestId")
+            for response in responses.values():
+                if isinstance(response, dict):  # a problem's is a component, which has it
+                    response.setdefault("headers", {}).update(REQUEST_ID_HEADER)
 
 
 def event_item(event_type: str, payload: str, doc: str) -> Schema:

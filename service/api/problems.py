@@ -13,6 +13,7 @@ from events.replication import NotReplicatedError
 from events.repository import NoSuchGameError
 from games.base import IllegalMoveError, MoveFormatError
 from games.table import SetupError
+from service import metrics
 from service.api.schemas import ProblemSchema
 from service.errors import GameNotFoundError, ProblemError
 
@@ -45,6 +46,7 @@ NOT_REPLICATED_RETRY_AFTER_S = 1
 
 def problem(status: int, code: str, title: str, detail: str, **extra: Any) -> Response:
     body = {"type": "about:blank", "title": title, "status": status, "detail": detail, "code": code, **extra}
+    metrics.REFUSALS.labels(code).inc()
     return Response(json.dumps(body), status=status, mimetype="application/problem+json")
 
 

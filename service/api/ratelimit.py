@@ -22,11 +22,12 @@ from service.errors import RateLimitedError
 log = logging.getLogger(__name__)
 
 PREFIX = "syndicate:rate"
-EXEMPT = frozenset({"health.Health", "health.Live", "health.Ready", "static", "docs_assets.static"})
+EXEMPT = frozenset({"health.Health", "health.Live", "health.Ready", "health.Metrics", "static", "docs_assets.static"})
 
 
 def caller_key() -> str:
-    """Whose requests these are: the client's address (behind a proxy, as the proxy reports it)."""
+    """Whose requests these are: the client's address (behind SYNDICATE_TRUSTED_PROXIES proxies, as the outermost
+    trusted one saw it: service/app.py)."""
     return request.remote_addr or "anonymous"
 
 

@@ -286,6 +286,10 @@ class HealthSchema(Schema):
     redis = fields.String(required=True, validate=validate.OneOf(["ok", "unreachable"]))
 
 
+class ReadinessSchema(HealthSchema):
+    queue = fields.String(required=True, validate=validate.OneOf(["ok"]))
+
+
 class LivenessSchema(Schema):
     status = fields.String(required=True, validate=validate.OneOf(["ok"]))
 

@@ -59,7 +59,8 @@ def test_bot_games_of_every_ruleset_are_played_tallied_audited_and_rebuilt(
     lobby = requests.get(f"{urls[0]}/v1/games?status=finished&page_size=50", timeout=10).json()
     assert {g["game_id"] for g in lobby} == set(games)
     board = requests.get(f"{urls[1]}/v1/leaderboard?ruleset=mobsters", timeout=10).json()
-    assert sum(row["games"] for row in board["players"]) == 2 * 3
+    # Two 3-seat Mobsters games of one smart and two random bots: each rates bot:smart and bot:random once.
+    assert {row["bot"]: row["games"] for row in board["players"]} == {"smart": 2, "random": 2}
 
     live = read_models(cluster_client)
     config = dataclasses.replace(Config(), redis_url=cluster.url, redis_cluster=True, queue_url=queue_server.url)

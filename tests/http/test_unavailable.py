@@ -1,5 +1,5 @@
 """With Redis stopped, every route that needs it answers 503 `unavailable` with Retry-After, never 500;
-the routes that do not need it (liveness, the catalogue, the docs) keep answering; nothing changes; and
+the routes that do not need it (liveness, the catalogue, the docs, the metrics) keep answering; nothing changes; and
 once Redis is back the same app answers again."""
 
 from __future__ import annotations
@@ -73,8 +73,10 @@ WITHOUT_REDIS = {
     "/docs": 200,
     "/docs/assets/swagger-ui-bundle.js": 200,
     "/healthz": 503,
+    "/metrics": 200,
 }
-"""Routes that answer without Redis: the catalogue and the docs are code; /healthz keeps its own body."""
+"""Routes that answer without Redis: the catalogue and the docs are code; /healthz keeps its own body; the
+metrics are the processes' own (the queue's depth is left out while its Redis is away)."""
 RULE_OF = {
     "/v1/rulesets/mobsters/cards": "/v1/rulesets/<ruleset_id>/cards",
     "/docs/assets/swagger-ui-bundle.js": "/docs/assets/<path:filename>",
@@ -133,7 +135,7 @@ def test_with_redis_stopped_every_route_answers_503_unavailable_and_liveness_200
 def test_a_redis_that_answers_makes_the_service_ready(api: ApiClient) -> None:
     response = api.http.get("/readyz")
     assert response.status_code == 200
-    assert response.json == {"status": "ok", "redis": "ok"}
+    assert response.json == {"status": "ok", "redis": "ok", "queue": "ok"}
 
 
 def test_liveness_touches_neither_redis_nor_the_rate_limit(config: Config) -> None:

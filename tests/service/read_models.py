@@ -23,7 +23,7 @@ def read_models(client: redis.Redis) -> dict[str, Any]:
         for key in client.scan_iter(match=pattern):
             kind = client.type(key).decode()
             if kind == "string":
-                value: Any = json.loads(client.get(key))
+                value: Any = _json_or_text(client.get(key))
             elif kind == "hash":
                 value = {k.decode(): _json_or_text(v) for k, v in client.hgetall(key).items()}
             elif kind == "zset":

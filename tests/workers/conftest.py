@@ -19,16 +19,18 @@ from tests.client import ApiClient, Table
 
 @pytest.fixture
 def start_worker(redis_server: RedisServer, redis_client) -> Iterator[Callable[..., subprocess.Popen[bytes]]]:
-    """Start `syndicate worker` on the session's Redis, or on the Redis at `redis_url`."""
+    """Start `syndicate worker` on the session's Redis, or on the Redis at `redis_url`; `environ` adds to its
+    environment."""
     started: list[subprocess.Popen[bytes]] = []
     env = {**os.environ, "REDIS_URL": redis_server.url, "SYNDICATE_SWEEP_S": "0.5", "SYNDICATE_STALL_S": "1"}
 
-    def start(redis_url: str | None = None, **popen: Any) -> subprocess.Popen[bytes]:
+    def start(
+        redis_url: str | None = None, environ: dict[str, str] | None = None, **popen: Any
+    ) -> subprocess.Popen[bytes]:
         # A session of its own, so the worker and the scheduler it forks can be stopped (or killed) together.
         args = [sys.executable, "-m", "service.cli", "worker"]
-        process = subprocess.Popen(
-            args, env={**env, "REDIS_URL": redis_url or redis_server.url}, start_new_session=True, **popen
-        )
+        process_env = {**env, "REDIS_URL": redis_url or redis_server.url, **(environ or {})}
+        process = subprocess.Popen(args, env=process_env, start_new_session=True, **popen)
         started.append(process)
         return process
 

@@ -1,0 +1,160 @@
+"""`syndicate serve`, the container's command, as a real gunicorn: it honours SYNDICATE_HOST, _PORT and
+_WEB_WORKERS, logs JSON, adds its workers' metrics up, and stops within its graceful timeout with a live feed
+open, ending the feed cleanly so that its client can resume with Last-Event-ID."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+
+from service.cli import GRACEFUL_TIMEOUT_S
+from service.redis_server import RedisServer, free_port
+from tests.client import metric_value
+from tests.deploy.test_container import DOCKER_STOP_WAIT_S
+
+SEATS = [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cat"}]
+
+
+@dataclass
+class Served:
+    url: str
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def lines(self) -> list[dict[str, Any]]:
+        """The log's lines, each a JSON object (a stray line, a warning say, is left out)."""
+        return [json.loads(line) for line in self.log.read_text().splitlines() if line.startswith("{")]
+
+
+def wait_for(condition: Callable[[], Any], what: str, timeout_s: float = 30) -> Any:
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            value = condition()
+        except requests.RequestException:
+            value = None
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.1)
+
+
+@pytest.fixture
+def serve(redis_server: RedisServer, redis_client, tmp_path: Path) -> Iterator[Callable[..., Served]]:
+    started: list[subprocess.Popen[bytes]] = []
+
+    def start(workers: int = 1) -> Served:
+        port = free_port()
+        env = {k: v for k, v in os.environ.items() if k != "PROMETHEUS_MULTIPROC_DIR"}
+        env |= {"REDIS_URL": redis_server.url, "SYNDICATE_HOST": "127.0.0.1", "SYNDICATE_PORT": str(port),
+                "SYNDICATE_WEB_WORKERS": str(workers), "SYNDICATE_RATE_LIMIT": "100000 per minute"}  # fmt: skip
+        log = tmp_path / f"serve-{port}.log"
+        with log.open("wb") as out:
+            args = [sys.executable, "-m", "service.cli", "serve"]
+            process = subprocess.Popen(args, env=env, cwd=tmp_path, stdout=out, stderr=subprocess.STDOUT)
+        started.append(process)
+        served = Served(f"http://127.0.0.1:{port}", process, log)
+
+        def up() -> bool:
+            assert process.poll() is None, "syndicate serve stopped:\n" + log.read_text()
+            booted = [line for line in served.lines() if line["message"].startswith("Booting worker")]
+            return len(booted) == workers and requests.get(f"{served.url}/livez", timeout=2).ok
+
+        wait_for(up, f"syndicate serve with {workers} workers")
+        return served
+
+    yield start
+    for process in started:  # stopped as `docker stop` would: gunicorn removes the metrics directory it made
+        process.terminate()
+        try:
+            process.wait(timeout=GRACEFUL_TIMEOUT_S + 5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def counter(url: str, name: str, **labels: str) -> float:
+    return metric_value(requests.get(f"{url}/metrics", timeout=5).text, name, **labels)
+
+
+def test_serve_binds_where_configured_with_as_many_workers_and_logs_json(serve: Callable[..., Served]) -> None:
+    served = serve(workers=2)
+    response = requests.get(f"{served.url}/readyz", headers={"X-Request-ID": "probe-42"}, timeout=5)
+    assert response.status_code == 200 and response.headers["X-Request-ID"] == "probe-42"
+    lines = served.lines()
+    assert any(line["message"] == f"Listening at: {served.url} ({served.process.pid})" for line in lines)
+    [logged] = wait_for(lambda: [line for line in served.lines() if line.get("request_id") == "probe-42"], "log")
+    assert logged["route"] == "/readyz" and logged["status"] == 200 and logged["duration_ms"] >= 0
+
+
+def test_metrics_add_up_across_workers(serve: Callable[..., Served]) -> None:
+    served = serve(workers=2)
+
+    def answered_by() -> set[int]:
+        return {line["pid"] for line in served.lines() if line.get("route") == "/v1/games"}
+
+    sent = 0
+    while len(answered_by()) < 2:  # a new connection each time, until both workers have answered some
+        assert requests.get(f"{served.url}/v1/games?page_size=1", timeout=5).status_code == 200
+        sent += 1
+        assert sent < 500, "one worker took every connection"
+    labels = {"route": "/v1/games", "method": "GET", "status": "200"}
+    for _ in range(4):  # whichever worker answers /metrics, it counts every worker's requests
+        assert counter(served.url, "syndicate_http_requests_total", **labels) == sent
+
+
+def test_on_sigterm_an_open_live_feed_ends_cleanly_and_the_server_stops_in_time(serve: Callable[..., Served]) -> None:
+    served = serve(workers=1)
+    created = requests.post(f"{served.url}/v1/games", json={"ruleset": "twelve-gangsters", "seats": SEATS}, timeout=5)
+    game = created.json()["game_id"]
+    received: list[str] = []
+    ended: dict[str, Any] = {}
+
+    def follow() -> None:
+        with requests.get(f"{served.url}/v1/games/{game}/events/stream", stream=True, timeout=30) as response:
+            try:
+                received.extend(line for line in response.iter_lines(decode_unicode=True) if line.startswith("id: "))
+                ended["cleanly"] = True
+            except requests.exceptions.ChunkedEncodingError:
+                ended["cleanly"] = False
+            ended["at"] = time.monotonic()
+
+    listener = threading.Thread(target=follow, daemon=True)
+    listener.start()
+    wait_for(lambda: received[-1:] == ["id: 3"], "the backlog to arrive")
+    assert counter(served.url, "syndicate_live_feeds_open") == 1
+
+    stopped_at = time.monotonic()
+    served.process.send_signal(signal.SIGTERM)
+    assert served.process.wait(timeout=GRACEFUL_TIMEOUT_S + 5) == 0
+    assert time.monotonic() - stopped_at < DOCKER_STOP_WAIT_S, "stopped before `docker stop` would SIGKILL it"
+    listener.join(timeout=5)
+    assert ended["cleanly"], "the feed ended with a complete response, not a cut connection"
+    assert ended["at"] - stopped_at < GRACEFUL_TIMEOUT_S
+    assert not any("graceful timeout" in line["message"] for line in served.lines()), "no worker had to be killed"
+
+
+def test_serve_without_redis_url_says_so_and_starts_nothing(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    done = subprocess.run(
+        [sys.executable, "-m", "service.cli", "serve"],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 2
+    assert "set REDIS_URL" in done.stderr
