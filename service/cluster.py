@@ -58,6 +58,9 @@ def cluster_options(node_timeout_ms: int) -> list[str]:
         "--cluster-enabled", "yes",
         "--cluster-config-file", "nodes.conf",
         "--cluster-node-timeout", str(node_timeout_ms),
+        # A replica takes over however long it last heard its master (on a busy machine that can be more than
+        # the default ten node timeouts): what was answered, SYNDICATE_MIN_REPLICAS had it confirm.
+        "--cluster-replica-validity-factor", "0",
         "--repl-diskless-sync", "yes",
         "--repl-diskless-sync-delay", "0",
     ]  # fmt: skip

@@ -125,7 +125,11 @@ def test_a_killed_master_loses_no_move_that_was_answered(
     node.process.wait()
     answered_before = {p.game_id: len(p.answered) for p in on_victim}
     survivors = [port for port in own_cluster.ports if port != victim]
-    wait_for(lambda: victim not in own_cluster.masters() and len(own_cluster.masters()) == 3, timeout_s=30)
+    wait_for(
+        lambda: victim not in own_cluster.masters() and len(own_cluster.masters()) == 3,
+        timeout_s=60,
+        what="the replica's promotion",
+    )
     # Its replica took over. Restarted, the old master comes back as the new one's replica: writes are
     # confirmed again, and the moves refused meanwhile land when retried.
     node.start()
