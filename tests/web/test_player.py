@@ -1,6 +1,6 @@
-"""A registered player in the browser: registering shows the token once, a quick match seats the player and its
-creator may call it off, a game created as the player is played to the end and shows in "my games" with the
-player's rating, and a second game is resigned after a confirm."""
+"""A registered player in the browser: registering shows the token once; a quick match seats the player, who
+may leave it or, as its creator, call it off; a game created as the player is played to the end and shows in
+"my games" with the player's rating; and its rematch is resigned after a confirm."""
 
 from __future__ import annotations
 
@@ -42,6 +42,12 @@ def test_a_player_registers_quick_matches_plays_rates_and_resigns(
     page.locator("#quick-match").click()
     page.locator('.board[data-status="waiting"]').wait_for()
     quick = page.evaluate("location.hash.split('/')[2]")
+    page.locator("#leave").click()
+    page.locator("#quick-match").wait_for()
+    assert requests.get(f"{live_url}/v1/games/{quick}", timeout=10).json()["seats"][0].get("open") is True
+    page.locator("#quick-match").click()  # the same waiting game, which has room again
+    page.locator('.board[data-status="waiting"]').wait_for()
+    assert page.evaluate("location.hash.split('/')[2]") == quick
     assert page.locator("#leave").is_visible() and page.locator("#abort").is_visible()
     assert page.locator("#resign").count() == 0 and page.locator("#rematch").count() == 0
     page.locator("#abort").click()
@@ -69,11 +75,19 @@ def test_a_player_registers_quick_matches_plays_rates_and_resigns(
         page.wait_for_timeout(500)
         page.reload()
         page.locator("#ratings:not([aria-busy])").wait_for()
-    assert "(1 games," in page.locator('#ratings li[data-rating="twelve-gangsters"]').inner_text()
+    assert "· games 1 ·" in page.locator('#ratings li[data-rating="twelve-gangsters"]').inner_text()
 
-    # A second game, resigned after a confirm: the seat is the random bot's from then on.
-    second = create_game(page, "twelve-gangsters", ["me", "random", "random"])
-    page.locator("[data-move]").first.wait_for()
+    # Its rematch, resigned after a confirm: the seat is the random bot's from then on.
+    page.evaluate(f"location.hash = '#/game/{game_id}'")
+    page.locator("#rematch").click()
+    page.locator('.board[data-status="in_progress"] [data-move]').first.wait_for()
+    second = page.evaluate("location.hash.split('/')[2]")
+    assert second != game_id
+    assert requests.get(f"{live_url}/v1/games/{second}", timeout=10).json()["seats"][0]["player"] == player_id
+    page.once("dialog", lambda dialog: dialog.dismiss())
+    page.locator("#resign").click()
+    assert page.locator("#resign").is_visible(), "dismissing the confirm resigns nothing"
+    assert "resigned" not in requests.get(f"{live_url}/v1/games/{second}", timeout=10).json()["seats"][0]
     page.once("dialog", lambda dialog: dialog.accept())
     page.locator("#resign").click()
     page.locator("#resign").wait_for(state="detached")
