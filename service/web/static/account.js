@@ -67,7 +67,7 @@ function signedOut(app) {
       player.keep(me.player_id, me.name, token);
       app.render();
     } catch (failure) {
-      error.textContent = app.problem(failure);
+      error.textContent = failure.code === "invalid_token" ? t("bad_player_token") : app.problem(failure);
     }
   };
   return h("section", { class: "panel account", id: "account" }, [
