@@ -93,3 +93,12 @@ def test_a_player_registers_quick_matches_plays_rates_and_resigns(
     page.locator("#resign").wait_for(state="detached")
     assert requests.get(f"{live_url}/v1/games/{second}", timeout=10).json()["seats"][0]["resigned"] is True
     assert page.locator("[data-move]").count() == 0, "a resigned seat has nothing to click"
+
+    # Signed out, the same player signs in again with the token it kept (a refused token would log a 401 to the
+    # console, which the fixture counts as an error: that path is left to the API's tests).
+    page.locator("a[href='#/']").first.click()
+    page.locator("#sign-out").click()
+    page.locator("#player-token").fill(token)
+    page.locator("#sign-in button[type=submit]").click()
+    page.locator(f'#my-games [data-game="{second}"]').wait_for()
+    assert page.locator("#account-title").inner_text() == f"Signed in as {name}"
