@@ -37,12 +37,47 @@ export const seats = {
   of(gameId) {
     return this.all()[gameId] || null;
   },
-  keep(gameId, seat, token) {
+  keep(gameId, seat, token, created = false) {
     const all = this.all();
-    all[gameId] = { seat, token };
+    all[gameId] = { seat, token, created };
+    localStorage.setItem(SEATS, JSON.stringify(all));
+  },
+  forget(gameId) {
+    const all = this.all();
+    delete all[gameId];
     localStorage.setItem(SEATS, JSON.stringify(all));
   },
 };
+
+// A registered player: its id, name and token, kept in this browser until signing out. The token acts for the
+// player's seat in every game it sits in, so such a seat needs no seat token of its own.
+const PLAYER = "syndicate.player";
+
+export const player = {
+  get() {
+    try {
+      return JSON.parse(localStorage.getItem(PLAYER));
+    } catch {
+      return null;
+    }
+  },
+  keep(id, name, token) {
+    localStorage.setItem(PLAYER, JSON.stringify({ id, name, token }));
+  },
+  forget() {
+    localStorage.removeItem(PLAYER);
+  },
+  // Whether the signed-in player holds a seat in a game, as a view or a lobby entry shows its seats.
+  seated(game) {
+    const me = this.get();
+    return Boolean(me && game.seats.some((seat) => seat.player === me.id));
+  },
+};
+
+// The token that acts for this browser in a game: the seat token it keeps, else the player's if it holds a seat.
+export function tokenFor(gameId, game) {
+  return seats.of(gameId)?.token || (player.seated(game) ? player.get().token : null);
+}
 
 // The live feed. A seat's own feed needs a single-use ticket (EventSource cannot send Authorization), so every
 // reconnection asks for a new one and resumes after the last event seen. `types` are the event types to listen
@@ -57,7 +92,8 @@ export function follow(gameId, token, types, onEvent) {
   };
   const seen = (message) => {
     last = Math.max(last, Number(message.lastEventId) || 0);
-    if (message.type === "game_tallied") stopped = true; // the feed closes after it: nothing more will come
+    // the feed closes after these: nothing more will come
+    if (message.type === "game_tallied" || message.type === "game_aborted") stopped = true;
     onEvent(message);
   };
   const open = async () => {

@@ -1,18 +1,13 @@
 // The lobby: the games of each ruleset (waiting, running, finished), creating a game, joining an open seat.
-// Who "I" am is a name kept in this browser; a signed-in player would replace it in `identity` alone.
-import { call, get, seats } from "./api.js";
+// Who "I" am is a signed-in player, or a name kept in this browser (account.js).
+import { accountBox, identity } from "./account.js";
+import { call, get, player, seats } from "./api.js";
 import { h, rulesetName } from "./dom.js";
 import { t, when } from "./i18n.js";
 
-const NAME = "syndicate.name";
 const STATUSES = ["waiting", "in_progress", "finished"];
 const SEAT_KINDS = ["me", "open", "random", "smart"];
 const LIST_REFRESH_MS = 5000;
-
-export const identity = {
-  name: () => localStorage.getItem(NAME) || t("default_name"),
-  setName: (name) => localStorage.setItem(NAME, name),
-};
 
 const chosen = { ruleset: null };
 
@@ -47,7 +42,7 @@ export async function showLobby(root, app) {
   }, LIST_REFRESH_MS);
   root.replaceChildren(
     h("h1", {}, t("lobby")),
-    identityBox(),
+    accountBox(app, ruleset, gameItem),
     tabs,
     h(
       "div",
@@ -61,20 +56,6 @@ export async function showLobby(root, app) {
     ),
   );
   return () => clearInterval(timer);
-}
-
-function identityBox() {
-  const input = h("input", {
-    id: "my-name",
-    value: identity.name(),
-    maxlength: "40",
-    autocomplete: "nickname",
-    onchange: (e) => identity.setName(e.target.value.trim() || t("default_name")),
-  });
-  return h("section", { class: "identity", id: "identity" }, [
-    h("label", { for: "my-name" }, t("your_name")),
-    input,
-  ]);
 }
 
 export function howTo(rulesetId, open = false) {
@@ -144,10 +125,10 @@ function createForm(ruleset, app) {
     }
     const body = { ruleset: ruleset.id, seats: kinds.map(seatBody), options: readOptions(form, ruleset) };
     try {
-      const game = await call("POST", "/v1/games", { body });
+      const game = await call("POST", "/v1/games", { body, token: player.get()?.token });
       const me = kinds.indexOf("me");
       const mine = game.tokens.find((token) => token.seat === me);
-      if (mine) seats.keep(game.game_id, mine.seat, mine.token);
+      if (mine) seats.keep(game.game_id, mine.seat, mine.token, true);
       app.go(`#/game/${game.game_id}`);
     } catch (failure) {
       error.textContent = app.problem(failure);
@@ -157,7 +138,7 @@ function createForm(ruleset, app) {
 }
 
 function seatBody(kind) {
-  if (kind === "me") return { name: identity.name() };
+  if (kind === "me") return player.get() ? { player: "me" } : { name: identity.name() };
   if (kind === "open") return { open: true };
   return { bot: kind };
 }
@@ -190,16 +171,18 @@ function seatLabel(seat) {
   return seat.name;
 }
 
-function gameItem(game, app) {
-  const mine = seats.of(game.game_id);
+export function gameItem(game, app) {
+  const mine = seats.of(game.game_id) || player.seated(game);
   const actions = [];
   if (mine && game.status !== "finished") actions.push(link(`#/game/${game.game_id}`, t("play"), "primary"));
   if (!mine && game.status === "waiting" && game.open_seats > 0) {
     const join = h("button", { type: "button", class: "primary", "data-join": game.game_id }, t("join"));
     join.onclick = async () => {
       try {
-        const joined = await call("POST", `/v1/games/${game.game_id}/join`, { body: { name: identity.name() } });
-        seats.keep(game.game_id, joined.seat, joined.token);
+        const me = player.get(); // a player joins as itself, and gets no seat token
+        const body = me ? {} : { name: identity.name() };
+        const joined = await call("POST", `/v1/games/${game.game_id}/join`, { body, token: me?.token });
+        if (joined.token) seats.keep(game.game_id, joined.seat, joined.token);
         app.go(`#/game/${game.game_id}`);
       } catch (failure) {
         app.announce(app.problem(failure));

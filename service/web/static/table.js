@@ -1,6 +1,6 @@
 // A table: the game as this browser's seat (or a spectator) sees it, kept live by the feed. Moves are the
 // seat's `legal_moves`, drawn as buttons by the game's module: what is not legal is never a button.
-import { call, follow, get, seats } from "./api.js";
+import { call, follow, get, player, seats, tokenFor } from "./api.js";
 import { h, rulesetName } from "./dom.js";
 import { GAMES, EVENT_TYPES } from "./games/index.js";
 import { money, t } from "./i18n.js";
@@ -68,6 +68,7 @@ export function resultPanel(result, ui, format) {
 function awaitingLine(view, ui) {
   if (view.status === "finished") return h("p", { class: "awaiting done" }, t("game_over"));
   if (view.status === "waiting") return h("p", { class: "awaiting" }, t("waiting_for_players"));
+  if (view.status === "aborted") return h("p", { class: "awaiting done" }, t("status.aborted"));
   const mine = view.awaiting.find((a) => a.seat === ui.me);
   const others = view.awaiting.filter((a) => a.seat !== ui.me).map((a) => ui.name(a.seat));
   const deadline = view.awaiting.map((a) => a.deadline_at).filter(Boolean).sort()[0];
@@ -88,9 +89,10 @@ function tick() {
 }
 
 export async function showTable(root, app, gameId, watching) {
-  const mine = watching ? null : seats.of(gameId);
-  const token = mine?.token;
-  let view = await get(`/v1/games/${gameId}`, token);
+  // A player's seat is known from the game's seats: look as a spectator first, then as the seat.
+  let view = await get(`/v1/games/${gameId}`);
+  const token = watching ? null : tokenFor(gameId, view);
+  if (token) view = await get(`/v1/games/${gameId}`, token);
   const game = GAMES[view.ruleset];
   const catalogue = await app.catalogue(view.ruleset);
   let events = [];
@@ -115,9 +117,35 @@ export async function showTable(root, app, gameId, watching) {
     document.body.dataset.busy = "0";
   };
 
+  // Leave, resign, abort, rematch: each answers the game as a spectator sees it, or the new game.
+  const request = async (what) => {
+    if (what === "resign" && !window.confirm(t("confirm_resign"))) return;
+    try {
+      const answer = await call("POST", `/v1/games/${gameId}/${what}`, { token });
+      if (what === "leave") {
+        seats.forget(gameId);
+        app.go("#/");
+      } else if (what === "rematch") {
+        const mine = answer.tokens.find((given) => given.seat === view.you.seat);
+        if (mine) seats.keep(answer.game_id, mine.seat, mine.token, true);
+        app.go(`#/game/${answer.game_id}`);
+      } else {
+        notice = "";
+        await refresh();
+      }
+    } catch (failure) {
+      notice = app.problem(failure);
+      draw();
+    }
+  };
+
+  let left = false; // a refresh still under way when the page moved on must not draw the table back
   const draw = () => {
+    if (left) return;
     const focused = document.activeElement?.dataset?.key;
-    const ui = makeUi(view, catalogue, events, watching ? null : act, draw);
+    // A resigned seat is the random bot's: the view still lists its legal moves, but the API refuses them.
+    const resigned = view.you && view.seats[view.you.seat]?.resigned;
+    const ui = makeUi(view, catalogue, events, watching || resigned ? null : act, draw);
     const yourTurn = ui.legal.length > 0;
     if (yourTurn && !wasMine) app.announce(t("your_turn"));
     wasMine = yourTurn;
@@ -130,13 +158,14 @@ export async function showTable(root, app, gameId, watching) {
         h("nav", { class: "links" }, [
           h("a", { href: "#/", class: "button" }, t("back_to_lobby")),
           view.status === "finished" ? h("a", { href: `#/replay/${gameId}`, class: "button", id: "to-replay" }, t("replay")) : null,
+          ...seatActions(view, ui, request),
         ]),
       ]),
       awaitingLine(view, ui),
       h("p", { class: "notice", role: "alert" }, notice),
       h("div", { class: "table-grid" }, [
         h("section", { class: `board ${view.ruleset}`, "aria-label": t("table"), "data-version": view.version,
-          "data-status": view.status }, view.status === "waiting" ? waitingSeats(view, ui) : game.render(view, ui)),
+          "data-status": view.status }, ["waiting", "aborted"].includes(view.status) ? waitingSeats(view, ui) : game.render(view, ui)),
         h("aside", { class: "side" }, [
           resultPanel(result, ui, game.score),
           howTo(view.ruleset),
@@ -178,10 +207,33 @@ export async function showTable(root, app, gameId, watching) {
   const stop = view.status === "finished" && result?.tallied ? () => {} : follow(gameId, token, EVENT_TYPES, later);
   const timer = setInterval(tick, 250);
   return () => {
+    left = true;
     stop();
     clearInterval(timer);
     clearTimeout(pending);
   };
+}
+
+// Only what the API would allow now is offered: a seat's own requests, by the game's status.
+function seatActions(view, ui, request) {
+  if (ui.me === null) return [];
+  const button = (what, cls = "") =>
+    h("button", { type: "button", class: `button ${cls}`, id: what, onclick: () => request(what) }, t(`action.${what}`));
+  if (view.status === "waiting") return [button("leave"), createdHere(view, ui.events) ? button("abort", "danger") : null];
+  if (view.status === "in_progress" && !view.seats[ui.me]?.resigned) return [button("resign", "danger")];
+  if (view.status === "finished") {
+    return [view.rematch ? h("a", { href: `#/game/${view.rematch}`, class: "button", id: "to-rematch" }, t("to_rematch"))
+      : button("rematch", "primary")];
+  }
+  return [];
+}
+
+// The creator is the player who created the game, or whoever holds a seat token handed out at creation.
+function createdHere(view, events) {
+  const me = player.get();
+  if (seats.of(view.game_id)?.created) return true;
+  const creator = events.find((event) => event.type === "game_created")?.payload.creator;
+  return Boolean(me && creator === me.id);
 }
 
 function waitingSeats(view, ui) {

@@ -5,5 +5,7 @@ import * as twelveGangsters from "./twelve_gangsters.js";
 
 export const GAMES = { "twelve-gangsters": twelveGangsters, "cash-n-guns": cashNGuns, mobsters };
 
-const COMMON = ["game_created", "seat_joined", "game_started", "game_tallied"];
+const COMMON = [
+  "game_created", "seat_joined", "game_started", "game_tallied", "seat_left", "seat_resigned", "game_aborted", "rematch_created",
+];
 export const EVENT_TYPES = [...COMMON, ...Object.values(GAMES).flatMap((game) => game.EVENTS)];
