@@ -19,9 +19,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import multiprocessing
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
@@ -29,30 +27,11 @@ import redis
 from redis.cluster import RedisCluster
 
 from benchmarks.common import Gunicorn, env_float, env_int, free_port, machine, ratio, say_command, service_config
-from benchmarks.http_load import HEADER, RoundResult, _client_process, describe, summarise
+from benchmarks.http_load import HEADER, RoundResult, describe, drive, summarise
 from service.cluster import LocalCluster
 from service.redis_server import RedisServer
 
 TARGETS = ("one", "two", "one+wait")
-
-
-def drive(ports: list[int], clients: int, duration_s: float, label: str) -> RoundResult:
-    """`clients` client processes, client i on ports[i % len(ports)], all starting together."""
-    context = multiprocessing.get_context("fork")
-    queue = context.Queue()
-    start_at = time.time() + 0.5
-    processes = [
-        context.Process(
-            target=_client_process, args=(queue, "service", "127.0.0.1", ports[i % len(ports)], start_at, duration_s)
-        )
-        for i in range(clients)
-    ]
-    for process in processes:
-        process.start()
-    results = [queue.get(timeout=duration_s + 120) for _ in processes]
-    for process in processes:
-        process.join(timeout=30)
-    return RoundResult(label, results)
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -113,12 +92,12 @@ def measure(cluster: LocalCluster, queues: RedisServer, args: argparse.Namespace
         a, b, c = (api.config.port for api in apis)
         ports = {"one": [a], "two": [a, b], "one+wait": [c]}
         for target in TARGETS:
-            drive(ports[target], args.clients, 2, target)  # warm-up
+            drive("service", ports[target], args.clients, 2, target)  # warm-up
         rounds: dict[str, list[RoundResult]] = {t: [] for t in TARGETS}
         print(f"{'round':<6} {HEADER}")
         for number in range(1, args.rounds + 1):
             for target in TARGETS:
-                result = drive(ports[target], args.clients, args.duration, target)
+                result = drive("service", ports[target], args.clients, args.duration, target)
                 rounds[target].append(result)
                 print(f"{number:<6} {describe(result)}", flush=True)
         games = sum(1 for _ in RedisCluster.from_url(cluster.url).scan_iter(match="syndicate:game:*:events"))

@@ -65,6 +65,18 @@ class ClientResult:
         if len(self.first_errors) < MAX_ERRORS_KEPT:
             self.first_errors.append(what[:300])
 
+    def timed_move(self, conn: Connection, path: str, body: bytes, headers: dict[str, str]) -> bytes | None:
+        """Send one move and count it with its latency if answered 200; else an error, and None."""
+        started = time.perf_counter()
+        status, data = conn.request("POST", path, body, headers)
+        elapsed = time.perf_counter() - started
+        if status != 200:
+            self.error(f"move: {status} {data[:200]!r}")
+            return None
+        self.moves += 1
+        self.latencies.append(elapsed)
+        return data
+
 
 class Connection:
     """One keep-alive HTTP connection; a broken one is replaced on the next request (the break is an error)."""
@@ -114,14 +126,8 @@ def play_service(conn: Connection, result: ClientResult, end: float) -> None:
             if time.perf_counter() >= end:
                 return
             headers = {"Content-Type": "application/json", "Authorization": f"Bearer {tokens[seat]}"}
-            started = time.perf_counter()
-            status, data = conn.request("POST", path, move_body(card), headers)
-            elapsed = time.perf_counter() - started
-            if status != 200:
-                result.error(f"move: {status} {data[:200]!r}")
+            if result.timed_move(conn, path, move_body(card), headers) is None:
                 return
-            result.moves += 1
-            result.latencies.append(elapsed)
 
 
 def play_baseline(conn: Connection, result: ClientResult, end: float) -> None:
@@ -134,15 +140,10 @@ def play_baseline(conn: Connection, result: ClientResult, end: float) -> None:
             if time.perf_counter() >= end:
                 return
             headers = {"Content-Type": "application/json", "Authorization": f"Bearer {token}", "If-Match": str(version)}
-            started = time.perf_counter()
-            status, data = conn.request("POST", path, move_body(card), headers)
-            elapsed = time.perf_counter() - started
-            if status != 200:
-                result.error(f"move: {status} {data[:200]!r}")
+            data = result.timed_move(conn, path, move_body(card), headers)
+            if data is None:
                 return
             version = json.loads(data)["version"]
-            result.moves += 1
-            result.latencies.append(elapsed)
 
 
 PLAYERS: dict[str, Callable[[Connection, ClientResult, float], None]] = {
@@ -196,21 +197,25 @@ class RoundResult:
         return [e for c in self.clients for e in c.first_errors]
 
 
-def drive(kind: str, url_port: int, clients: int, duration_s: float) -> RoundResult:
-    """Run `clients` client processes against one target for `duration_s` seconds, all starting together."""
+def drive(kind: str, ports: int | list[int], clients: int, duration_s: float, label: str | None = None) -> RoundResult:
+    """Run `clients` client processes of `kind` for `duration_s` seconds, all starting together; client i
+    on ports[i % len(ports)] (several API processes of one service share the clients)."""
+    ports = [ports] if isinstance(ports, int) else ports
     context = multiprocessing.get_context("fork")
     queue = context.Queue()
     start_at = time.time() + 0.5  # time to fork and connect
     processes = [
-        context.Process(target=_client_process, args=(queue, kind, "127.0.0.1", url_port, start_at, duration_s))
-        for _ in range(clients)
+        context.Process(
+            target=_client_process, args=(queue, kind, "127.0.0.1", ports[i % len(ports)], start_at, duration_s)
+        )
+        for i in range(clients)
     ]
     for process in processes:
         process.start()
     results = [queue.get(timeout=duration_s + 120) for _ in processes]
     for process in processes:
         process.join(timeout=30)
-    return RoundResult(kind, results)
+    return RoundResult(label or kind, results)
 
 
 def describe(result: RoundResult) -> str:

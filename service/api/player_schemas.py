@@ -5,7 +5,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from service.api.parsing import MAX_INT
-from service.api.schemas import RULESET_IDS, LobbyEntrySchema, player_name
+from service.api.schemas import RULESET_IDS, LobbyEntrySchema, TicketSchema, player_name
 
 
 class RegisterPlayerSchema(Schema):
@@ -65,10 +65,8 @@ class PlayerStreamQuerySchema(Schema):
     )
 
 
-class PlayerStreamTicketSchema(Schema):
-    ticket = fields.String(metadata={"description": "single use; pass it as `?ticket=` to the live feed"})
-    expires_in_s = fields.Integer()
-    stream = fields.String(metadata={"description": "the feed's URL with the ticket, ready for EventSource"})
+class PlayerStreamTicketSchema(TicketSchema):
+    pass
 
 
 class QuickMatchSchema(Schema):

@@ -207,11 +207,16 @@ class StreamQuerySchema(Schema):
     )
 
 
-class StreamTicketSchema(Schema):
+class TicketSchema(Schema):
+    """What opens a live feed once, for EventSource (which cannot send a token)."""
+
     ticket = fields.String(metadata={"description": "single use; pass it as `?ticket=` to the live feed"})
-    seat = fields.Integer()
     expires_in_s = fields.Integer(metadata={"description": "seconds the ticket stays valid if unused"})
     stream = fields.String(metadata={"description": "the live feed's URL with the ticket, ready for EventSource"})
+
+
+class StreamTicketSchema(TicketSchema):
+    seat = fields.Integer()
 
 
 class AuditProblemSchema(Schema):
