@@ -28,17 +28,22 @@ class TicketStore:
         self.redis = client
         self.replication = replication or Replication()
 
-    def issue(self, game_id: str, seat: int, ttl_s: int = TICKET_TTL_S) -> str:
-        """A new ticket for the seat's feed of the game (held by the replicas asked for, before it is handed out)."""
+    def issue(self, game_id: str, seat: int, holder: str, ttl_s: int = TICKET_TTL_S) -> str:
+        """A new ticket for the seat's feed of the game, as long as `holder` holds the seat (held by the
+        replicas asked for, before it is handed out)."""
         ticket = secrets.token_urlsafe(32)
         key = keys.stream_ticket(game_id, digest(ticket))
-        self.replication.write(self.redis, key, lambda target: target.set(key, seat, ex=ttl_s))
+        self.replication.write(self.redis, key, lambda target: target.set(key, f"{seat}:{holder}", ex=ttl_s))
         return ticket
 
-    def redeem(self, game_id: str, ticket: str) -> int | None:
-        """The seat the ticket opens the feed for, once; None for an unknown, used or expired ticket."""
-        seat = self.redis.getdel(keys.stream_ticket(game_id, digest(ticket)))
-        return None if seat is None else int(seat)
+    def redeem(self, game_id: str, ticket: str) -> tuple[int, str] | None:
+        """The seat the ticket opens the feed for and who held it then, once; None for an unknown, used or
+        expired ticket."""
+        found: bytes | None = self.redis.getdel(keys.stream_ticket(game_id, digest(ticket)))  # type: ignore[assignment]
+        if found is None:
+            return None
+        seat, _, holder = found.decode().partition(":")
+        return int(seat), holder
 
     def issue_player(self, player_id: str, ttl_s: int = TICKET_TTL_S) -> str:
         """A new ticket for the player's own feed: `<player id>.<secret>`, the id saying where it is kept."""

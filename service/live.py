@@ -96,6 +96,8 @@ class Feed:
                 table = fold(self.game.ruleset, self.game.table, [envelope])
                 assert table is not None
                 self.game = Game(self.game.ruleset, table, envelope.hash, self.game.token_hashes)
+                if self.seat is not None and table.seats[self.seat].is_open:
+                    self.seat = None  # its holder left: the seat's next holder is not who opened this feed
                 yield from self.relay(envelope, self.game, finished_at(table))
 
     def relay(self, envelope: Envelope, game: Game, end: int | None) -> Iterator[str]:

@@ -80,6 +80,13 @@ def seat_of(services: Services, game: Game, token: str | None) -> int | None:
     return seat
 
 
+def seat_holder(game: Game, seat: int) -> str:
+    """Who holds a seat: its player, or the hash of its seat token. A seat left and taken again has another
+    holder, so what was handed to the first (a stream ticket) opens nothing of the second's."""
+    player = game.table.seats[seat].player
+    return f"player:{player}" if player else game.token_hashes.get(seat, "")
+
+
 def player_of(services: Services, token: str | None) -> Player | None:
     """The registered player whose token this is; None for no token or a seat token."""
     return players.authenticate(services, token) if token is not None and players.is_player_token(token) else None

@@ -17,7 +17,7 @@ from service.api.openapi import EVENTS_DOC, LAST_EVENT_ID, SEAT, SEAT_OR_SPECTAT
 from service.api.parsing import Blueprint, header_integer
 from service.errors import InvalidRequestError, InvalidTokenError
 from service.live import Feed, nothing_left
-from service.use_cases import seat_of
+from service.use_cases import seat_holder, seat_of
 
 blp = Blueprint("history", __name__, url_prefix="/v1/games", description="Logs, time travel and audits")
 
@@ -85,10 +85,10 @@ def feed_seat(game: Game, ticket: str | None) -> int | None:
         return seat_of(services(), game, bearer_token())
     if bearer_token() is not None:
         raise InvalidRequestError("send a seat token or a ticket, not both")
-    seat = tickets().redeem(game.game_id, ticket)
-    if seat is None:
+    redeemed = tickets().redeem(game.game_id, ticket)
+    if redeemed is None or seat_holder(game, redeemed[0]) != redeemed[1]:  # its seat changed hands since
         raise InvalidTokenError("this ticket is unknown, used or expired; ask for a new one", code="invalid_ticket")
-    return seat
+    return redeemed[0]
 
 
 @blp.route("/<game_id>/stream-tickets")
@@ -99,10 +99,10 @@ class StreamTickets(MethodView):
     @blp.alt_response(404, response="NOT_FOUND")
     def post(self, game_id: str) -> Any:
         """A single-use ticket, valid for a minute, that opens the seat's live feed (for EventSource)"""
-        _, seat = queries.caller(services(), game_id, bearer_token())
+        game, seat = queries.caller(services(), game_id, bearer_token())
         if seat is None:
             raise InvalidTokenError("a ticket is for a seat's feed: send the seat token")
-        ticket = tickets().issue(game_id, seat)
+        ticket = tickets().issue(game_id, seat, seat_holder(game, seat))
         url = url_for("history.EventStream", game_id=game_id, ticket=ticket)
         return {"ticket": ticket, "seat": seat, "expires_in_s": TICKET_TTL_S, "stream": url}, 201
 

@@ -178,7 +178,7 @@ def test_a_ticket_is_refused_when_expired_for_another_game_or_beside_a_token(
     table, other = api.create(players=3), api.create(players=3)
     store = context.services_of(app).tickets
     assert store is not None
-    expired = store.issue(table.id, 0, ttl_s=1)
+    expired = store.issue(table.id, 0, "", ttl_s=1)
     time.sleep(1.5)
     assert_problem(api.http.get(f"/v1/games/{table.id}/events/stream?ticket={expired}"), 401, "invalid_ticket")
     elsewhere = ticket_for(api, table, 0)["ticket"]
@@ -193,3 +193,37 @@ def test_only_a_seat_may_ask_for_a_ticket(api: ApiClient) -> None:
     assert_problem(api.http.post(f"/v1/games/{table.id}/stream-tickets"), 401, "invalid_token")
     bad = {"Authorization": "Bearer not-a-seat"}
     assert_problem(api.http.post(f"/v1/games/{table.id}/stream-tickets", headers=bad), 401, "invalid_token")
+
+
+def seat_left_and_taken_again(api: ApiClient) -> tuple[Table, dict[str, Any]]:
+    """A Mobsters seat held by Bob, who takes a ticket and leaves; Cat takes the seat, Dan the last one: the
+    game starts and deals Cat a hand."""
+    table = api.create("mobsters", seats=[{"name": "Ann"}, {"open": True}, {"open": True}])
+    assert api.join(table, "Bob").json["seat"] == 1
+    bob = dict(api.auth(table, 1))
+    issued = ticket_for(api, table, 1)
+    assert api.http.post(f"/v1/games/{table.id}/leave", headers=bob).status_code == 200
+    return table, {"ticket": issued, "bob": bob}
+
+
+def test_a_ticket_taken_before_its_seat_was_left_opens_nothing_after(api: ApiClient, live_url: str) -> None:
+    table, bob = seat_left_and_taken_again(api)
+    assert api.join(table, "Cat").json["seat"] == 1 and api.join(table, "Dan").status_code == 201
+    with requests.get(f"{live_url}{bob['ticket']['stream']}", timeout=10, stream=True) as opened:
+        assert opened.status_code == 401 and opened.json()["code"] == "invalid_ticket"
+
+
+def test_a_feed_open_when_its_seat_is_left_shows_the_next_holder_nothing_of_its_own(
+    api: ApiClient, live_url: str
+) -> None:
+    seat_one: list[dict[str, str]] = []
+    # Bob's feed, opened as seat 1 while he holds it; then he leaves, and Cat takes the seat.
+    again = api.create("mobsters", seats=[{"name": "Ann"}, {"open": True}, {"open": True}])
+    assert api.join(again, "Bob").json["seat"] == 1
+    listen(f"{live_url}{ticket_for(api, again, 1)['stream']}", seat_one)
+    assert api.http.post(f"/v1/games/{again.id}/leave", headers=api.auth(again, 1)).status_code == 200
+    assert api.join(again, "Cat").json["seat"] == 1 and api.join(again, "Dan").status_code == 201
+    wait_until(lambda: any(m.get("event") == "mobsters.cards_drawn" for m in seat_one))
+    deals = [json.loads(m["data"])["payload"] for m in seat_one if m.get("event") == "mobsters.cards_drawn"]
+    cats = [d for d in deals if d.get("seat") == 1]
+    assert cats and all("cards" not in d for d in cats)  # Cat's hand is Cat's, not the feed Bob opened
