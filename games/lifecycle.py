@@ -67,6 +67,15 @@ def rematch(table: Table[Any], seat: int, game_id: str) -> list[Event]:
     return [RematchCreated(game_id=game_id, seat=seat)]
 
 
-def rematch_seats(table: Table[Any]) -> list[Seat]:
-    """The seats of a rematch: players seated again, bots kept, anonymous seats named as before."""
-    return [Seat(name=s.name, bot=s.bot, player=s.player) for s in table.seats]
+def rematch_seats(table: Table[Any], asker: int) -> list[Seat]:
+    """The seats of a rematch asked for by seat `asker`: players seated again, bots kept, and an anonymous seat
+    named as before where the asker held its token (its own; the creator's seats, if it is the creator), since
+    the new seat's token goes to the asker. Any other anonymous seat opens again for its player to take."""
+    creator = asker in table.founders or (table.creator is not None and table.seats[asker].player == table.creator)
+
+    def again(seat: int, held: Seat) -> Seat:
+        if held.bot or held.player or seat == asker or (creator and seat in table.founders):
+            return Seat(name=held.name, bot=held.bot, player=held.player)
+        return Seat()
+
+    return [again(seat, held) for seat, held in enumerate(table.seats)]

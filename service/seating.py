@@ -111,7 +111,7 @@ def rematch_game(services: Services, game_id: str, token: str | None) -> tuple[S
     try:
         services.repository.get(rematch)
     except NoSuchGameError:
-        seats = lifecycle.rematch_seats(game.table)
+        seats = lifecycle.rematch_seats(game.table, seat)
         return new_game(
             services, game.ruleset.id, seats, game.table.options, None, player_of(services, token), rematch, game_id
         )

@@ -167,3 +167,16 @@ def test_a_player_token_opens_its_seats_own_game_feed(api: ApiClient) -> None:
     assert [e["payload"].get("card") for e in mine if e["type"] == "twelve_gangsters.gangster_played"] == [7]
     ticket = api.http.post(f"/v1/games/{table.id}/stream-tickets", headers=bearer(ann))
     assert ticket.status_code == 201 and ticket.json["seat"] == 0
+
+
+def test_a_rematch_hands_the_asker_no_token_of_a_seat_it_never_held(api: ApiClient) -> None:
+    table = api.create(seats=[{"name": "Ann"}, {"open": True}, {"open": True}], options={"first_boss": 0})
+    assert api.join(table, "Bob").json["seat"] == 1 and api.join(table, "Cat").json["seat"] == 2
+    for card in range(1, 13):
+        for seat in range(3):
+            assert api.play(table, seat, card).status_code == 200
+    new = api.http.post(f"/v1/games/{table.id}/rematch", headers=api.auth(table, 1)).json
+    # Bob gets his own seat's token; Ann's and Cat's seats open again for them to take, or Bob would see
+    # their hands in the new game.
+    assert [t["seat"] for t in new["tokens"]] == [1]
+    assert [s["open"] for s in new["seats"]] == [True, False, True]
