@@ -44,9 +44,9 @@ NOT_REPLICATED_RETRY_AFTER_S = 1
 """What a 503 `not_replicated` asks a client to wait: a replica that lags catches up, or one takes over."""
 
 
-def problem(status: int, code: str, title: str, detail: str, **extra: Any) -> Response:
+def problem(status: int, code: str, title: str, detail: str, counted_as: str = "", **extra: Any) -> Response:
     body = {"type": "about:blank", "title": title, "status": status, "detail": detail, "code": code, **extra}
-    metrics.REFUSALS.labels(code).inc()
+    metrics.REFUSALS.labels(counted_as or code).inc()
     return Response(json.dumps(body), status=status, mimetype="application/problem+json")
 
 
@@ -104,7 +104,8 @@ class ProblemApi(Api):
 
     @staticmethod
     def handle_illegal_move(error: IllegalMoveError) -> Response:
-        return problem(409, error.code, "Move not allowed", error.detail)
+        # Counted as one kind: a rule's code can tell of a hand (`hand_has_mobster`), and /metrics is public.
+        return problem(409, error.code, "Move not allowed", error.detail, counted_as="illegal_move")
 
     @staticmethod
     def handle_move_format(error: MoveFormatError) -> Response:

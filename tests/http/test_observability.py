@@ -42,6 +42,17 @@ def test_a_move_counts_once_by_ruleset_route_and_latency(api: ApiClient) -> None
     assert [a - b for a, b in zip(after, before, strict=True)] == [1, 1, 1]
 
 
+def test_a_rule_refusal_is_counted_without_its_code_which_may_tell_of_a_hand(api: ApiClient) -> None:
+    # /metrics is public: `hand_has_mobster` counted by code would say someone's Mobsters hand holds one.
+    table = api.create(players=3, options={"first_boss": 0})
+    assert api.play(table, 0, 1).status_code == 200
+    code = api.play(table, 0, 1).json["code"]  # a card played already
+    before = [metric(api, "syndicate_refusals_total", code=c) for c in ("illegal_move", code)]
+    assert code != "illegal_move" and api.play(table, 0, 1).status_code == 409
+    after = [metric(api, "syndicate_refusals_total", code=c) for c in ("illegal_move", code)]
+    assert [a - b for a, b in zip(after, before, strict=True)] == [1, 0]
+
+
 def test_a_refused_move_counts_as_a_refusal_by_code_and_not_as_a_move(api: ApiClient) -> None:
     table = api.create(players=3, options={"first_boss": 0})
     moves = metric(api, "syndicate_moves_total", ruleset="twelve-gangsters", by="player")
