@@ -221,12 +221,13 @@ def test_the_redeals_after_the_one_that_empties_the_deck_are_not_carried_out() -
         [*mobsters[21:26], *PLAIN[14:16]],
     ]
     table, _ = stacked_start(hands)
-    # Seats 2 and 3 redeal until seat 3's redeal takes the deck's last 7 cards (119 = 17 redeals of 7).
+    # Seats 2 and 3 redeal until seat 2's redeal (the first in seat order) takes the deck's last 7 cards
+    # (119 = 17 redeals of 7); seat 3's is then not carried out.
     table, _ = decided(table, *((s, KeepHand()) for s in (0, 1, 4, 5)))
     for _ in range(8):
         table, _ = decided(table, (2, Redeal()), (3, Redeal()))
     assert len(table.rules.deck) == 7
-    third = table.rules.bosses[3].hand
+    second, third = table.rules.bosses[2].hand, table.rules.bosses[3].hand
     table, events = decided(table, (3, Redeal()), (2, Redeal()))
 
     assert [e.type for e in events[2:]] == [
@@ -235,7 +236,8 @@ def test_the_redeals_after_the_one_that_empties_the_deck_are_not_carried_out() -
         "mobsters.cards_drawn",
         "mobsters.game_ended",
     ]
-    assert events[3] == ev.CardsDiscarded(seat=2, reason="redeal", cards=table.rules.discard[-7:])
+    assert events[3] == ev.CardsDiscarded(seat=2, reason="redeal", cards=second)
+    assert table.rules.discard[-7:] == second
     assert table.rules.bosses[3].hand == third
     assert table.status is Status.FINISHED
 

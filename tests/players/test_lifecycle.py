@@ -50,6 +50,7 @@ def test_a_resigned_seat_is_played_by_the_random_bot_to_the_end(api: ApiClient, 
         assert api.play(table, 0, card).status_code == 200
         drain()
     assert api.game(table)["status"] == "finished"
+    assert_problem(api.http.post(f"/v1/games/{table.id}/resign", headers=api.auth(table, 0)), 409, "game_finished")
     bob = [e for e in api.events(table) if e["type"] == "twelve_gangsters.gangster_played" and e["seat"] == 1]
     assert len(bob) == 12 and all(e["command"]["by"] == "bot" for e in bob)
     assert "seat_resigned" in audited(api, table)
@@ -72,6 +73,14 @@ def test_only_the_creator_aborts_and_only_before_the_start(api: ApiClient) -> No
     assert api.join(anonymous, "Bob").status_code == 201
     assert_problem(api.http.post(f"/v1/games/{anonymous.id}/abort", headers=api.auth(anonymous, 1)), 409, "not_creator")
     assert api.http.post(f"/v1/games/{anonymous.id}/abort", headers=api.auth(anonymous, 0)).status_code == 200
+    assert_problem(
+        api.http.post(f"/v1/games/{anonymous.id}/leave", headers=api.auth(anonymous, 1)), 409, "game_aborted"
+    )
+    # A seat named at creation, left and taken by another, is no longer the creator's.
+    handed = api.create(seats=[{"name": "Ann"}, {"open": True}, {"open": True}])
+    assert api.http.post(f"/v1/games/{handed.id}/leave", headers=api.auth(handed, 0)).status_code == 200
+    assert api.join(handed, "Cat").json["seat"] == 0
+    assert_problem(api.http.post(f"/v1/games/{handed.id}/abort", headers=api.auth(handed, 0)), 409, "not_creator")
     started = api.create(players=3)
     assert_problem(
         api.http.post(f"/v1/games/{started.id}/abort", headers=api.auth(started, 0)), 409, "game_already_started"

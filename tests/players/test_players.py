@@ -3,6 +3,7 @@ acts for the seat its player holds, in every game, while seat tokens keep workin
 
 from __future__ import annotations
 
+import hashlib
 import threading
 
 import redis
@@ -58,6 +59,7 @@ def test_a_token_is_stored_only_as_a_hash(api: ApiClient, redis_client: redis.Re
         fields[b"e"] for _, fields in redis_client.xrange(keys.player_events(pid))
     )
     assert token.encode() not in stored and token.rsplit(".", 1)[1].encode() not in stored
+    assert hashlib.sha256(token.encode()).hexdigest().encode() in stored  # the whole token's digest, only
 
 
 def test_tokens_rotate_a_new_one_works_and_a_revoked_one_opens_nothing(api: ApiClient) -> None:

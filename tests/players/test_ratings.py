@@ -67,6 +67,18 @@ def test_a_bot_seated_twice_moves_by_the_mean_of_its_seats() -> None:
     )
     after = rate({}, standing)
     assert after["bot:random"].mu == pytest.approx(25, abs=1e-9) and after["bot:random"].games == 1
+    # First and third of three: the mean of its seats' moves, not their sum (which would be 24.283).
+    three = Standing(
+        game_id="h",
+        order="2",
+        seats=(
+            RatedSeat("bot:random", "bot:random", 1, True),
+            RatedSeat("a", "A", 2, False),
+            RatedSeat("bot:random", "bot:random", 3, False),
+        ),
+    )
+    mean = rate({}, three)["bot:random"]
+    assert mean.mu == pytest.approx(24.6414, abs=1e-3) and mean.wins == 1
 
 
 def standings() -> list[Standing]:
