@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 from events.envelope import Envelope
 from events.repository import Game, fold
@@ -26,6 +26,8 @@ from games.table import Status, Table
 from projections.results import result_of
 from service import metrics
 from service.feed import feed_item
+
+T = TypeVar("T")
 
 KEEPALIVE_S = 15
 WAKE_S = 3
@@ -43,6 +45,24 @@ def serving() -> bool:
 def serve_while(condition: Callable[[], bool]) -> None:
     global serving
     serving = condition
+
+
+KEEP_ALIVE = ": keep-alive\n\n"
+
+
+def waiting(read: Callable[[float], list[T]], more: Callable[[], bool]) -> Iterator[list[T] | None]:
+    """What a live feed waits for, while `more()` and the server serves: each batch that `read(block_s)`
+    gives, and None after each KEEPALIVE_S of silence (time for a keep-alive). It looks up every WAKE_S
+    seconds, so a stopping server ends its feeds within that."""
+    quiet_since = time.monotonic()
+    while more() and serving():
+        landed = read(min(WAKE_S, KEEPALIVE_S))
+        if landed:
+            quiet_since = time.monotonic()
+            yield landed
+        elif time.monotonic() - quiet_since >= KEEPALIVE_S:
+            quiet_since = time.monotonic()
+            yield None
 
 
 def finished_at(table: Table[Any]) -> int | None:
@@ -84,14 +104,13 @@ class Feed:
             page = store.read(game_id, after=self.after, limit=min(PAGE, self.game.table.version - self.after))
             for envelope in page:
                 yield from self.relay(envelope, self.game, end)
-        quiet_since = time.monotonic()
-        while not closed(self.game.table) and serving():
-            landed = store.wait_for(game_id, self.after, block_s=min(WAKE_S, KEEPALIVE_S), count=PAGE)
-            if landed:
-                quiet_since = time.monotonic()
-            elif time.monotonic() - quiet_since >= KEEPALIVE_S:
-                quiet_since = time.monotonic()
-                yield ": keep-alive\n\n"
+        for landed in waiting(
+            lambda block_s: store.wait_for(game_id, self.after, block_s=block_s, count=PAGE),
+            lambda: not closed(self.game.table),
+        ):
+            if landed is None:
+                yield KEEP_ALIVE
+                continue
             for envelope in landed:
                 table = fold(self.game.ruleset, self.game.table, [envelope])
                 assert table is not None

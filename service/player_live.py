@@ -2,7 +2,8 @@
 
 Each notice is one message: `id` its id in the player's feed (a client resumes with `Last-Event-ID`), `event`
 its type, `data` the notice. A feed opened without an id starts with what lands from then on. A comment
-(`: keep-alive`) is sent every KEEPALIVE_S seconds of silence; the feed never ends on its own.
+(`: keep-alive`) is sent every KEEPALIVE_S seconds of silence; the feed ends only when the server stops (its
+client reconnects with `Last-Event-ID`).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Iterator
 import msgspec
 
 from projections.players import PlayerProjection
-from service.live import KEEPALIVE_S, RETRY_MS
+from service import live, metrics
 
 
 class Kind(msgspec.Struct):
@@ -29,11 +30,20 @@ class PlayerFeed:
         self.projection, self.player_id, self.after = projection, player_id, after
 
     def messages(self) -> Iterator[str]:
-        yield f"retry: {RETRY_MS}\n\n"
-        while True:
-            landed = self.projection.feed(self.player_id, self.after, block_s=KEEPALIVE_S)
-            if not landed:
-                yield ": keep-alive\n\n"
+        metrics.LIVE_FEEDS.inc()
+        try:
+            yield from self.follow()
+        finally:  # also when the client goes away: the server closes the generator
+            metrics.LIVE_FEEDS.dec()
+
+    def follow(self) -> Iterator[str]:
+        yield f"retry: {live.RETRY_MS}\n\n"
+        for landed in live.waiting(
+            lambda block_s: self.projection.feed(self.player_id, self.after, block_s), lambda: True
+        ):
+            if landed is None:
+                yield live.KEEP_ALIVE
+                continue
             for entry_id, data in landed:
                 kind = msgspec.json.decode(data, type=Kind).type
                 self.after = entry_id

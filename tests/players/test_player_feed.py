@@ -90,3 +90,15 @@ def test_a_notice_told_twice_is_kept_once(api: ApiClient, redis_client) -> None:
         "game_started",
     ]
     assert redis_client.zcard(keys.player_feed_sent("p0")) == 2
+
+
+def test_a_players_feed_ends_when_the_server_stops(redis_client, monkeypatch) -> None:
+    # A stopping gunicorn worker must not wait out a feed: the client resumes elsewhere with Last-Event-ID.
+    from projections.players import PlayerProjection
+    from service import live
+    from service.player_live import PlayerFeed
+
+    serving = iter([True, False])
+    monkeypatch.setattr(live, "serving", lambda: next(serving))
+    messages = list(PlayerFeed(PlayerProjection(redis_client), "0123456789abcdef", "0").messages())
+    assert messages == [f"retry: {live.RETRY_MS}\n\n"]  # one look (nothing landed), then the end
