@@ -16,6 +16,7 @@ import msgspec
 import redis
 
 from events import keys
+from events.replication import Replication
 
 Reply = Any
 
@@ -107,8 +108,12 @@ decode_player = msgspec.json.Decoder(Player).decode
 
 
 class PlayerStore:
-    def __init__(self, client: redis.Redis) -> None:
+    """`replication`: how many replicas must hold a player's change before it is answered (a token handed out
+    that a failover loses would open nothing)."""
+
+    def __init__(self, client: redis.Redis, replication: Replication | None = None) -> None:
         self.redis = client
+        self.replication = replication or Replication()
         self._commit = client.register_script(_COMMIT)
         self._claim = client.register_script(_CLAIM)
         self._take_over = client.register_script(_TAKE_OVER)
@@ -138,7 +143,11 @@ class PlayerStore:
         assert after is not None
         expected = before.version if before else 0
         player_keys = [keys.player_events(after.player_id), keys.player_state(after.player_id)]
-        if not self._commit(keys=player_keys, args=[expected, encode(after), *map(encode, events)]):
+        args: list[Any] = [expected, encode(after), *map(encode, events)]
+        written = self.replication.write(
+            self.redis, player_keys[0], lambda target: self._commit(keys=player_keys, args=args, client=target)
+        )
+        if not written:
             raise StalePlayerError(after.player_id)
         return after
 

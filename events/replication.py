@@ -1,9 +1,9 @@
 """Writes answered only once replicas hold them: Redis `WAIT`, sent on the connection that wrote.
 
 Redis replicates asynchronously, so a master that fails over loses what its replicas had not received yet,
-answered or not. With `min_replicas` above 0, a write whose answer is a promise (a commit, a stream ticket) is
-sent in one pipeline with `WAIT <min_replicas> <timeout_ms>` behind it, to the master of its key's slot: the
-same connection, so the WAIT counts the replicas that have this very write. Fewer in time is
+answered or not. With `min_replicas` above 0, a write whose answer is a promise (a commit, a stream ticket, a
+player's change) is sent in one pipeline with `WAIT <min_replicas> <timeout_ms>` behind it, to the master of
+its key's slot: the same connection, so the WAIT counts the replicas that have this very write. Fewer in time is
 NotReplicatedError; the write stays on the master and may or may not outlive a failover, which a retry with
 the same `Idempotency-Key` finds out.
 

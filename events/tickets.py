@@ -48,7 +48,8 @@ class TicketStore:
     def issue_player(self, player_id: str, ttl_s: int = TICKET_TTL_S) -> str:
         """A new ticket for the player's own feed: `<player id>.<secret>`, the id saying where it is kept."""
         ticket = f"{player_id}.{secrets.token_urlsafe(32)}"
-        self.redis.set(keys.player_ticket(player_id, digest(ticket)), 1, ex=ttl_s)
+        key = keys.player_ticket(player_id, digest(ticket))
+        self.replication.write(self.redis, key, lambda target: target.set(key, 1, ex=ttl_s))
         return ticket
 
     def redeem_player(self, ticket: str) -> str | None:

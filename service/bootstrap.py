@@ -31,7 +31,7 @@ def bootstrap(
         projections=projections,
         scheduler=scheduler,
         tickets=TicketStore(client, replication),
-        players=PlayerStore(client),
+        players=PlayerStore(client, replication),
         after_save=(projections.after_save, scheduler.after_save),
     )
 

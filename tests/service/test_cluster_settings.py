@@ -61,6 +61,12 @@ def test_without_the_replicas_asked_for_a_write_is_answered_503_not_replicated(
     assert plain.version(table) == table.body["version"] + 1
     auth = plain.auth(table, 1)
     assert_problem(api.http.post(f"/v1/games/{table.id}/stream-tickets", headers=auth), 503, "not_replicated")
+    # A player's change hands out a token: it too waits for the replicas.
+    assert_problem(api.http.post("/v1/players", json={"name": "Zed"}), 503, "not_replicated")
+    token = plain.register("Yan")
+    mine = {"Authorization": f"Bearer {token}"}
+    assert_problem(api.http.post("/v1/players/me/tokens", headers=mine), 503, "not_replicated")
+    assert_problem(api.http.post("/v1/players/me/stream-tickets", headers=mine), 503, "not_replicated")
 
 
 def test_a_worker_waits_for_a_redis_cluster_that_does_not_answer_yet() -> None:
