@@ -44,7 +44,7 @@ def _act(services: Services, game_id: str, token: str | None, decide: Decide, ne
     for _ in range(MAX_ATTEMPTS):
         game = services.repository.get(game_id)
         try:
-            seat = seat_of(services, game, token)
+            seat = seat_of(services, game, token, player)
         except InvalidTokenError:
             if needs_seat or player is None:
                 raise

@@ -65,13 +65,13 @@ class Saved:
         return self.decision.after
 
 
-def seat_of(services: Services, game: Game, token: str | None) -> int | None:
+def seat_of(services: Services, game: Game, token: str | None, player: Player | None = None) -> int | None:
     """The caller's seat, None for a spectator; InvalidTokenError for a token of no seat. A player token
-    acts for the seat its player holds."""
+    acts for the seat its player holds (`player`: the token's, when the caller knows it already)."""
     if token is None:
         return None
     if players.is_player_token(token):
-        player = players.authenticate(services, token)
+        player = player or players.authenticate(services, token)
         seat = next((i for i, s in enumerate(game.table.seats) if s.player == player.player_id), None)
     else:
         seat = tokens.seat_of(token, dict(game.token_hashes))
@@ -214,9 +214,10 @@ def make_move(
     answer_key = (caller.key, idempotency_key) if idempotency_key else None
     fingerprint = hashlib.sha256(encode_sorted(body)).hexdigest().encode()
     wait: int | None = None
+    player = player_of(services, caller.token)  # once, not on every attempt
     for _ in range(MAX_ATTEMPTS):
         game = services.repository.get(game_id, answer_key)
-        seat = caller.seat if caller.token is None else seat_of(services, game, caller.token)
+        seat = caller.seat if caller.token is None else seat_of(services, game, caller.token, player)
         assert seat is not None
         if game.answer is not None:
             return first_answer(game.answer, fingerprint)
