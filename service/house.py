@@ -62,7 +62,7 @@ class House:
         bot = game.ruleset.bots.get(tables.bot_of(table, seat), random_bot)
         view = tables.view(game.ruleset, table, seat)  # what the seat may see, and nothing more
         move = choose(bot, view, secret_rng())
-        return self._move(game_id, Caller(seat=seat, by="bot"), move, f"bot-{version}-{seat}", version)
+        return self._move(game_id, Caller(seat=seat, by="bot"), move, f"bot-{version}-{seat}", version, game)
 
     def expire(self, game_id: str, wait_since: int) -> str:
         """A deadline passed: the game's own rule for lateness, else a random move for each awaited seat."""
@@ -93,9 +93,19 @@ class House:
         use_cases.tally_game(self.services, game_id)
         return "tallied"
 
-    def _move(self, game_id: str, caller: Caller, move: dict[str, Any], key: str, version: int | None) -> str:
+    def _move(
+        self,
+        game_id: str,
+        caller: Caller,
+        move: dict[str, Any],
+        key: str,
+        version: int | None,
+        game: Game | None = None,
+    ) -> str:
         try:
-            use_cases.make_move(self.services, game_id, caller, move, if_match=version, idempotency_key=key)
+            use_cases.make_move(
+                self.services, game_id, caller, move, if_match=version, idempotency_key=key, loaded=game
+            )
         except (IllegalMoveError, ProblemError, NoSuchGameError):
             return "moved on"  # someone else's move landed first: the job is done
         return "moved"

@@ -208,15 +208,17 @@ def make_move(
     body: dict[str, Any],
     if_match: int | None = None,
     idempotency_key: str | None = None,
+    loaded: Game | None = None,
 ) -> bytes:
     """Apply the caller's move; the answer (JSON): the new version, the events as the caller may see them,
-    and the caller's view. A retry with the same idempotency key and body gets the first answer."""
+    and the caller's view. A retry with the same idempotency key and body gets the first answer (`loaded`:
+    the game as the caller just read it, for the first attempt; the commit still finds a first answer)."""
     answer_key = (caller.key, idempotency_key) if idempotency_key else None
     fingerprint = hashlib.sha256(encode_sorted(body)).hexdigest().encode()
     wait: int | None = None
     player = player_of(services, caller.token)  # once, not on every attempt
-    for _ in range(MAX_ATTEMPTS):
-        game = services.repository.get(game_id, answer_key)
+    for attempt in range(MAX_ATTEMPTS):
+        game = loaded if attempt == 0 and loaded else services.repository.get(game_id, answer_key)
         seat = caller.seat if caller.token is None else seat_of(services, game, caller.token, player)
         assert seat is not None
         if game.answer is not None:
