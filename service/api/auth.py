@@ -1,10 +1,16 @@
-"""Who is calling: the seat token in `Authorization: Bearer <token>`, or nobody (a spectator)."""
+"""Who is calling: a seat's or a player's token in `Authorization: Bearer <token>`, a live feed's ticket, or
+nobody (a spectator)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from flask import request
 
-from service.errors import InvalidTokenError
+from service.errors import InvalidRequestError, InvalidTokenError
+
+T = TypeVar("T")
 
 
 def bearer_token() -> str | None:
@@ -15,3 +21,13 @@ def bearer_token() -> str | None:
     if scheme.lower() != "bearer" or not token.strip():
         raise InvalidTokenError("send the seat token as 'Authorization: Bearer <token>'")
     return token.strip()
+
+
+def redeemed(ticket: str, redeem: Callable[[str], T | None]) -> T:
+    """What a live feed's ticket opens, once (EventSource sends no header: a ticket stands for the token)."""
+    if bearer_token() is not None:
+        raise InvalidRequestError("send a token or a ticket, not both")
+    found = redeem(ticket)
+    if found is None:
+        raise InvalidTokenError("this ticket is unknown, used or expired; ask for a new one", code="invalid_ticket")
+    return found

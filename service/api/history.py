@@ -11,11 +11,11 @@ from events.repository import Game
 from events.tickets import TICKET_TTL_S, TicketStore
 from service import queries
 from service.api import hygiene, schemas
-from service.api.auth import bearer_token
+from service.api.auth import bearer_token, redeemed
 from service.api.context import services
 from service.api.openapi import EVENTS_DOC, LAST_EVENT_ID, SEAT, SEAT_OR_SPECTATOR
 from service.api.parsing import Blueprint, header_integer
-from service.errors import InvalidRequestError, InvalidTokenError
+from service.errors import InvalidTokenError
 from service.live import Feed, nothing_left
 from service.use_cases import seat_holder, seat_of
 
@@ -83,12 +83,13 @@ def feed_seat(game: Game, ticket: str | None) -> int | None:
     """Whose feed it is: the seat of a ticket (once), of the bearer token, or nobody's (a spectator)."""
     if ticket is None:
         return seat_of(services(), game, bearer_token())
-    if bearer_token() is not None:
-        raise InvalidRequestError("send a seat token or a ticket, not both")
-    redeemed = tickets().redeem(game.game_id, ticket)
-    if redeemed is None or seat_holder(game, redeemed[0]) != redeemed[1]:  # its seat changed hands since
-        raise InvalidTokenError("this ticket is unknown, used or expired; ask for a new one", code="invalid_ticket")
-    return redeemed[0]
+
+    def redeem(ticket: str) -> int | None:
+        found = tickets().redeem(game.game_id, ticket)
+        # A ticket of a seat that changed hands since opens nothing.
+        return found[0] if found and seat_holder(game, found[0]) == found[1] else None
+
+    return redeemed(ticket, redeem)
 
 
 @blp.route("/<game_id>/stream-tickets")

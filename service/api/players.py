@@ -10,9 +10,10 @@ from flask.views import MethodView
 from flask_smorest.pagination import PaginationParameters
 
 from events.players import Player
+from events.tickets import TICKET_TTL_S
 from service import players, queries
 from service.api import player_schemas as schemas
-from service.api.auth import bearer_token
+from service.api.auth import bearer_token, redeemed
 from service.api.context import services
 from service.api.openapi import PLAYER
 from service.api.parsing import Blueprint
@@ -117,7 +118,7 @@ class MyStreamTickets(MethodView):
         assert services().tickets is not None
         ticket = services().tickets.issue_player(player.player_id)  # type: ignore[union-attr]
         url = url_for("players.MyEventStream", ticket=ticket)
-        return {"ticket": ticket, "expires_in_s": 60, "stream": url}, 201
+        return {"ticket": ticket, "expires_in_s": TICKET_TTL_S, "stream": url}, 201
 
 
 @blp.route("/me/events/stream")
@@ -151,13 +152,9 @@ def feed_player(ticket: str | None) -> str:
     """Whose feed it is: the player of a ticket (once) or of the bearer token."""
     if ticket is None:
         return me().player_id
-    if bearer_token() is not None:
-        raise InvalidRequestError("send a player token or a ticket, not both")
-    assert services().tickets is not None
-    player_id = services().tickets.redeem_player(ticket)  # type: ignore[union-attr]
-    if player_id is None:
-        raise InvalidTokenError("this ticket is unknown, used or expired; ask for a new one", code="invalid_ticket")
-    return player_id
+    store = services().tickets
+    assert store is not None
+    return redeemed(ticket, store.redeem_player)
 
 
 @blp.route("/<player_id>")

@@ -99,6 +99,6 @@ def test_a_players_feed_ends_when_the_server_stops(redis_client, monkeypatch) ->
     from service.player_live import PlayerFeed
 
     serving = iter([True, False])
-    monkeypatch.setattr(live, "serving", lambda: next(serving))
+    monkeypatch.setattr(live, "serving", lambda: next(serving, False))
     messages = list(PlayerFeed(PlayerProjection(redis_client), "0123456789abcdef", "0").messages())
     assert messages == [f"retry: {live.RETRY_MS}\n\n"]  # one look (nothing landed), then the end
