@@ -45,11 +45,18 @@ def choose(bot: Bot, view: dict[str, Any], rng: random.Random) -> dict[str, Any]
 
 
 class House:
-    def __init__(self, services: Services, stall_s: float = 10.0, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        services: Services,
+        stall_s: float = 10.0,
+        clock: Callable[[], float] = time.time,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
         self.services = services
         self.repository = services.repository
         self.stall_s = stall_s
         self.clock = clock
+        self.sleep = sleep
 
     def play_bot(self, game_id: str, version: int, seat: int) -> str:
         """The bot of `seat` moves, if the game is still at `version` and waits on it."""
@@ -67,6 +74,9 @@ class House:
     def expire(self, game_id: str, wait_since: int) -> str:
         """A deadline passed: the game's own rule for lateness, else a random move for each awaited seat."""
         game = self.repository.get(game_id)
+        if game.table.wait_since == wait_since and (early := self._before_deadline(game)) > 0:
+            self.sleep(early)  # a seat may move until its deadline, to the millisecond
+            game = self.repository.get(game_id)
         try:
             own_rule = tables.timeout(game.ruleset, game.table, wait_since)
         except IllegalMoveError:
@@ -136,6 +146,14 @@ class House:
         started = datetime.fromisoformat(table.wait_started_at).timestamp()
         overdue = limit is not None and self.clock() - started > limit + 1
         return (awaits_bot and idle > self.stall_s) or overdue
+
+    def _before_deadline(self, game: Game) -> float:
+        """Seconds until the current wait's deadline (at most its time limit; 0 once it has passed): a job may
+        be run early by a worker whose clock runs behind the one that stamped the wait."""
+        due, limit = tables.deadline_at(game.ruleset, game.table), tables.time_limit(game.ruleset, game.table)
+        if due is None or limit is None:
+            return 0.0
+        return min(float(limit), max(0.0, datetime.fromisoformat(due).timestamp() - self.clock()))
 
     def _time_of(self, game: Game, version: int) -> float:
         [envelope] = self.repository.log(game.game_id, after=version - 1, limit=1)

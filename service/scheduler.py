@@ -6,7 +6,8 @@ enqueued as unique, so the same need is queued once; every job is idempotent bes
 
 from __future__ import annotations
 
-from datetime import timedelta
+import math
+from datetime import UTC, datetime
 from typing import Any
 
 import redis
@@ -21,6 +22,12 @@ from service import logs
 QUEUE = "syndicate"
 RETRY = Retry(max=5, interval=[1, 2, 4, 8, 16])
 """A failed job is tried again with backoff; a worker killed mid-job counts as a failure."""
+
+
+def due_second(deadline: str) -> datetime:
+    """The whole second on or after a deadline: the queue keeps a job's time in whole seconds, cut down, so a
+    job set for the deadline itself could run up to a second before it."""
+    return datetime.fromtimestamp(math.ceil(datetime.fromisoformat(deadline).timestamp()), UTC)
 
 
 class Scheduler:
@@ -44,19 +51,19 @@ class Scheduler:
             if tables.house_plays(table, seat):
                 job_id = f"bot-{game_id}-{table.version}-{seat}{suffix}"
                 self.enqueue(job_id, "service.jobs.bot_move", game_id, table.version, seat)
-        limit = tables.time_limit(ruleset, table)
-        if limit and (table.wait_since > previous_version or suffix):
+        due = tables.deadline_at(ruleset, table)
+        if due and (table.wait_since > previous_version or suffix):
             job_id = f"deadline-{game_id}-{table.wait_since}{suffix}"
-            delay = timedelta(seconds=0 if suffix else limit)
-            self.enqueue(job_id, "service.jobs.deadline", game_id, table.wait_since, delay=delay)
+            at = None if suffix else due_second(due)
+            self.enqueue(job_id, "service.jobs.deadline", game_id, table.wait_since, at=at)
 
-    def enqueue(self, job_id: str, function: str, *args: Any, delay: timedelta | None = None) -> None:
+    def enqueue(self, job_id: str, function: str, *args: Any, at: datetime | None = None) -> None:
         options: dict[str, Any] = {"job_id": job_id, "retry": RETRY, "result_ttl": 600, "unique": True}
         if cause := logs.request_id.get():
             options["meta"] = {"request_id": cause}  # the job's log line names the request it came from
         try:
-            if delay:
-                self.queue.enqueue_in(delay, function, *args, **options)
+            if at:
+                self.queue.enqueue_at(at, function, *args, **options)
             else:
                 self.queue.enqueue(function, *args, **options)
         except DuplicateJobError:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import time
 from typing import Any
 
 import pytest
@@ -160,6 +161,7 @@ def test_a_deadline_makes_the_setup_decision_of_every_seat_still_awaited(
     wait = api.game(table)["waiting_since"]
     api.send(table, 2, {"type": "keep_hand"})
 
+    house.clock = lambda: time.time() + 120  # the minute is up
     assert house.expire(table.id, wait) == "played for 2 seats"
 
     decided = [e for e in api.events(table, HIDER) if e["type"] == "mobsters.setup_decided"]

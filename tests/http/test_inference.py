@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -81,6 +82,7 @@ def play_to_the_end(api: ApiClient, house: House, drain: Callable[[], None], rul
         decision = next(a["decision"] for a in game["awaiting"] if a["seat"] == HUMAN)
         choices += len(legal) > 1 and decision != "aim"
         if len(legal) > 1 and decision != "aim" and choices % 2:  # late: the deadline's random bot decides
+            house.clock = lambda: time.time() + 2 * 3600  # the hour is up
             house.expire(table.id, game["waiting_since"])
             continue
         response = api.send(table, HUMAN, rng.choice(game["you"]["legal_moves"]))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 import redis
@@ -55,6 +56,7 @@ def test_a_deadline_for_a_game_that_moved_on_does_nothing(api: ApiClient, house:
     for seat, card in enumerate((4, 5, 6)):
         api.play(table, seat, card)
     version = api.game(table)["version"]
+    house.clock = lambda: time.time() + 120  # the minute is up
     assert house.expire(table.id, wait) == "moved on"
     assert api.game(table)["version"] == version
 
@@ -63,6 +65,7 @@ def test_a_deadline_plays_for_the_seats_still_awaited_once(api: ApiClient, house
     table = api.create(players=3, options={"first_boss": 0, "move_deadline_s": 60})
     wait = api.game(table)["waiting_since"]
     api.play(table, 0, 4)
+    house.clock = lambda: time.time() + 120  # the minute is up
     assert house.expire(table.id, wait) == "played for 2 seats"
     assert house.expire(table.id, wait) == "moved on"
     played = [e for e in api.events(table, seat=1) if e["type"] == "twelve_gangsters.gangster_played"]

@@ -9,6 +9,7 @@ from rq import Queue
 from rq.registry import ScheduledJobRegistry
 
 from events import keys
+from service.house import House
 from service.scheduler import QUEUE
 from tests.client import ApiClient
 
@@ -52,6 +53,26 @@ def test_the_first_wait_of_a_game_gets_its_deadline_job(api: ApiClient, redis_cl
     wait = api.game(table)["waiting_since"]
     registry = ScheduledJobRegistry(queue=Queue(QUEUE, connection=redis_client))
     assert f"deadline-{table.id}-{wait}" in registry.get_job_ids()
+
+
+def test_a_deadline_job_is_never_due_before_the_deadline_it_closes(api: ApiClient, redis_client: redis.Redis) -> None:
+    # The job queue keeps whole seconds: the job must fall on the second after the deadline, not the one before.
+    for _ in range(5):
+        table = api.create(players=3, options={"move_deadline_s": 30})
+        game = api.game(table)
+        due = datetime.fromisoformat(game["awaiting"][0]["deadline_at"]).timestamp()
+        registry = ScheduledJobRegistry(queue=Queue(QUEUE, connection=redis_client))
+        score = redis_client.zscore(registry.key, f"deadline-{table.id}-{game['waiting_since']}")
+        assert score is not None and due <= score < due + 1
+
+
+def test_a_deadline_job_that_runs_early_acts_only_once_the_deadline_has_passed(api: ApiClient, house: House) -> None:
+    table = api.create(players=3, options={"first_boss": 0, "move_deadline_s": 1})
+    game = api.game(table)
+    assert house.expire(table.id, game["waiting_since"]) == "played for 3 seats"
+    due = datetime.fromisoformat(game["awaiting"][0]["deadline_at"])
+    played = [e for e in api.events(table) if e["type"] == "twelve_gangsters.gangster_played"]
+    assert len(played) == 3 and all(datetime.fromisoformat(e["at"]) >= due for e in played)
 
 
 def test_a_snapshot_derived_by_other_rules_is_ignored_and_the_log_replayed(
