@@ -45,8 +45,8 @@ def feed_item(
         item["command_id"] = envelope.command_id
         if envelope.command is not None:
             item["command"] = envelope.command
-    # The nonce goes only to those who see the whole event: to anyone else, the hash over a hidden card
-    # or choice is not a guess they can check.
-    if envelope.nonce and payload == envelope.payload and (sees_command or envelope.command is None):
+    # The nonce goes only to those who see the whole event, its command and command id included: to anyone
+    # else, the hash over a hidden card or choice is not a guess they can check (nor is it a hash they could).
+    if envelope.nonce and payload == envelope.payload and sees_command:
         item["nonce"] = envelope.nonce
     return item

@@ -128,6 +128,17 @@ def test_no_hash_a_viewer_was_shown_confirms_even_the_right_guess_at_hidden_cont
     assert attacked > 0, "the game hid nothing from anyone"
 
 
+def test_a_viewer_given_a_nonce_can_check_that_events_hash_with_what_it_was_shown(game: dict[str, Any]) -> None:
+    checked = 0
+    for viewer, seen in game["seen"].items():
+        for version, item in seen.items():
+            if item.get("nonce"):
+                shown = msgspec.convert(item, Envelope)  # a field it was not shown stays empty
+                assert content_hash(shown) == item["hash"], f"{viewer} was given a nonce useless at version {version}"
+                checked += 1
+    assert checked > 0, "no viewer could check any hash during play"
+
+
 PUBLIC_SEEDS: dict[str, Callable[[str, int, int, dict[str, Any]], str]] = {
     "bot: game, version, seat": lambda game_id, version, seat, view: f"bot:{game_id}:{version}:{seat}",
     "deadline: game, wait, seat": lambda game_id, version, seat, view: (
