@@ -39,6 +39,10 @@ stopping = threading.Event()
 class Worker(SimpleWorker):
     """RQ's in-process worker, whose stop request outlives its own loop and works with Redis away."""
 
+    max_connection_wait_time = Backoff.cap
+    """While it waits for a job, RQ rides out an outage itself, its retries doubling to this (RQ's own cap is a
+    minute: a worker would sit idle up to a minute after Redis came back)."""
+
     def request_stop(self, signum: int, frame: FrameType | None) -> None:
         stopping.set()
         try:

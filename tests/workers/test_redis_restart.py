@@ -12,12 +12,15 @@ from pathlib import Path
 
 import pytest
 import redis
+from rq import Queue
 
 from service.app import create_app
 from service.bootstrap import bootstrap
 from service.config import Config
 from service.redis_server import RedisServer, free_port
+from service.scheduler import QUEUE
 from service.use_cases import create_game
+from service.worker import Worker
 from tests.client import ApiClient, Table
 from tests.waiting import wait_for
 from tests.workers.conftest import tallied
@@ -64,3 +67,29 @@ def test_a_worker_outlives_a_redis_restart_and_its_sweep_recovers_a_lost_bot_tur
         wait_for(lambda table=table: tallied(api, table), timeout_s=30, what="the games in play to finish")
     assert worker.poll() is None, "the worker process itself came back to work"
     assert b"Exception in thread" not in (tmp_path / "worker.log").read_bytes()
+
+
+class Slept(Exception):
+    pass
+
+
+def test_a_worker_waiting_out_an_outage_tries_redis_again_at_least_every_five_seconds(
+    own_redis: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client = redis.Redis.from_url(own_redis.url, socket_connect_timeout=0.2)
+    worker = Worker([Queue(QUEUE, connection=client)], connection=client)
+    assert own_redis.process is not None
+    own_redis.process.send_signal(signal.SIGKILL)  # the outage begins while the worker waits for a job
+    own_redis.process.wait(timeout=10)
+    waits: list[float] = []
+
+    def sleep(seconds: float) -> None:
+        waits.append(seconds)
+        if len(waits) == 6:
+            raise Slept
+
+    monkeypatch.setattr("rq.worker.base.time.sleep", sleep)
+    monkeypatch.setattr(worker, "set_state", lambda *_: None)  # it went idle just before Redis died
+    with pytest.raises(Slept):
+        worker.dequeue_job_and_maintain_ttl(timeout=1)
+    assert waits == [1, 2, 4, 5, 5, 5]  # doubling, then every 5 s: back to work soon after Redis is
