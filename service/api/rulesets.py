@@ -26,7 +26,14 @@ def describe(ruleset: Ruleset[Any]) -> dict[str, Any]:
         "max_players": ruleset.max_seats,
         "description": ruleset.description,
         "options": [
-            {"name": name, "type": o.kind.__name__, "default": o.default, "description": o.description}
+            {
+                "name": name,
+                "type": o.kind.__name__,
+                "default": o.default,
+                "description": o.description,
+                "minimum": 0 if o.names_a_seat else o.minimum,
+                "maximum": o.maximum,  # a seat's number: up to the game's last seat
+            }
             for name, o in options_of(ruleset).items()
         ],
         "move_types": [m.__struct_config__.tag for m in ruleset.moves],

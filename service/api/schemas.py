@@ -264,6 +264,14 @@ class OptionSchema(Schema):
         metadata={"anyOf": [{"type": "integer"}, {"type": "boolean"}, {"type": "null"}]},
     )
     description = fields.String(required=True)
+    minimum = fields.Integer(
+        required=True, allow_none=True, metadata={"description": "the least value an integer option takes"}
+    )
+    maximum = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "the greatest value; null for a seat's number (up to the game's last seat)"},
+    )
 
 
 class RulesetSchema(Schema):

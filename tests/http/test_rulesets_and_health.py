@@ -30,6 +30,25 @@ def test_rulesets_list_twelve_gangsters_for_three_to_six_players_with_its_option
     assert "card" in str(play)
 
 
+def test_every_integer_option_lists_its_bounds_and_a_bound_is_what_creation_enforces(api: ApiClient) -> None:
+    offered = {r["id"]: r for r in api.http.get("/v1/rulesets").json}
+    options = {o["name"]: o for o in offered["cash-n-guns"]["options"]}
+    assert (options["move_deadline_s"]["minimum"], options["move_deadline_s"]["maximum"]) == (1, 7 * 24 * 3600)
+    assert (options["aim_window_s"]["minimum"], options["aim_window_s"]["maximum"]) == (1, 3600)
+    seats = [{"name": n} for n in ("Ann", "Bob", "Cat", "Dan")]
+    for name in ("move_deadline_s", "aim_window_s"):
+        at_most = api.http.post(
+            "/v1/games", json={"ruleset": "cash-n-guns", "seats": seats, "options": {name: options[name]["maximum"]}}
+        )
+        beyond = api.http.post(
+            "/v1/games",
+            json={"ruleset": "cash-n-guns", "seats": seats, "options": {name: options[name]["maximum"] + 1}},
+        )
+        assert (at_most.status_code, beyond.status_code) == (201, 422)
+    first_boss = {o["name"]: o for o in offered["twelve-gangsters"]["options"]}["first_boss"]
+    assert (first_boss["minimum"], first_boss["maximum"]) == (0, None)  # up to the last seat of the game
+
+
 def test_every_listed_move_type_is_what_legal_moves_offer(api: ApiClient) -> None:
     offered = {r["id"]: r for r in api.http.get("/v1/rulesets").json}
     table = api.create(players=3, options={"first_boss": 0})
