@@ -163,7 +163,7 @@ class Table(msgspec.Struct, Generic[S], frozen=True, kw_only=True):
     rematch_of: str | None = None
 
 
-FORMAT = 5
+FORMAT = 6
 """The version of what is derived from a log: the table state and the views. Bump it whenever `evolve` or a
 view derives something differently; a snapshot or stored view of another format is rebuilt from the log."""
 
@@ -520,8 +520,9 @@ def seat_views(table: Table[Any]) -> list[dict[str, Any]]:
     ]
 
 
-def view(ruleset: Ruleset[Any], table: Table[Any], viewer: Viewer) -> dict[str, Any]:
-    """The game as a viewer may see it: public state, who is awaited, and the viewer's own seat."""
+def view(ruleset: Ruleset[Any], table: Table[Any], viewer: Viewer, house: bool = False) -> dict[str, Any]:
+    """The game as a viewer may see it: public state, who is awaited, and the viewer's own seat. A resigned
+    seat is offered no moves (none would be taken from it), but the house, which plays it, is (`house`)."""
     finished = table.status is Status.FINISHED
     started = table.rules is not None
     shown = EVERYONE if finished else viewer  # a finished game is public, down to every hand
@@ -555,6 +556,7 @@ def view(ruleset: Ruleset[Any], table: Table[Any], viewer: Viewer) -> dict[str, 
         you = (own or {}).get("you", {})
         if state:
             state.pop("you", None)
-        moves = ruleset.legal_moves(table.rules, viewer) if started and not finished else []
+        playable = started and not finished and (house or viewer not in table.resigned)
+        moves = ruleset.legal_moves(table.rules, viewer) if playable else []
         body["you"] = {"seat": viewer, **you, "legal_moves": [msgspec.to_builtins(m) for m in moves]}
     return body

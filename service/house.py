@@ -67,7 +67,7 @@ class House:
         if seat not in game.ruleset.awaiting(table.rules) or not tables.house_plays(table, seat):
             return "not awaited"
         bot = game.ruleset.bots.get(tables.bot_of(table, seat), random_bot)
-        view = tables.view(game.ruleset, table, seat)  # what the seat may see, and nothing more
+        view = tables.view(game.ruleset, table, seat, house=True)  # what the seat may see, and nothing more
         move = choose(bot, view, secret_rng())
         return self._move(game_id, Caller(seat=seat, by="bot"), move, f"bot-{version}-{seat}", version, game)
 
@@ -89,7 +89,7 @@ class House:
             current = self.repository.get(game_id)
             if current.table.wait_since != wait_since or seat not in current.ruleset.awaiting(current.table.rules):
                 continue
-            view = tables.view(current.ruleset, current.table, seat)
+            view = tables.view(current.ruleset, current.table, seat, house=True)
             move = random_bot(view, secret_rng())
             caller = Caller(seat=seat, by="deadline")
             played += self._move(game_id, caller, move, f"deadline-{wait_since}-{seat}", None) == "moved"

@@ -46,6 +46,8 @@ def test_a_resigned_seat_is_played_by_the_random_bot_to_the_end(api: ApiClient, 
     assert api.http.post(f"/v1/games/{table.id}/resign", headers=api.auth(table, 1)).json["seats"][1]["resigned"]
     assert_problem(api.play(table, 1, 3), 409, "seat_resigned")
     assert_problem(api.http.post(f"/v1/games/{table.id}/resign", headers=api.auth(table, 1)), 409, "already_resigned")
+    assert api.game(table, 1)["you"]["legal_moves"] == []  # nothing it could send would be taken
+    assert api.game(table, 0)["you"]["legal_moves"]
     for card in range(1, 13):
         assert api.play(table, 0, card).status_code == 200
         drain()
