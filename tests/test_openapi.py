@@ -101,11 +101,41 @@ def test_seat_token_operations_declare_their_security() -> None:
         assert security[needed] == [{"seatToken": []}, {"playerToken": []}]
     for optional in ("getGame", "listEvents", "streamEvents", "getStateAtVersion"):
         assert security[optional] == [{"seatToken": []}, {"playerToken": []}, {}]
+    for anyone in ("createGame", "joinGame"):  # a player token seats its player; a wrong one is 401
+        assert security[anyone] == [{"playerToken": []}, {}]
     for player in ("getMe", "issuePlayerToken", "revokePlayerToken", "listMyGames", "streamMyEvents", "quickMatch"):
         assert security[player] == [{"playerToken": []}]
     for scheme in ("seatToken", "playerToken"):
         found = document()["components"]["securitySchemes"][scheme]
         assert (found["type"], found["scheme"]) == ("http", "bearer")
+
+
+def test_the_conditional_reads_take_if_none_match_and_may_answer_304_with_their_etag() -> None:
+    doc = document()
+    conditional = set()
+    for path, method, operation in operations(doc):
+        takes = {"$ref": "#/components/parameters/IfNoneMatch"} in operation["parameters"]
+        assert takes == ("304" in operation["responses"]), f"{method} {path}"
+        if takes:
+            conditional.add(operation["operationId"])
+            assert "ETag" in operation["responses"]["200"]["headers"]
+            assert operation["responses"]["304"] == {"$ref": "#/components/responses/NotModified"}
+    assert conditional == {"getGame", "listEvents", "getResult"}
+    not_modified = doc["components"]["responses"]["NotModified"]
+    assert "content" not in not_modified and "ETag" in not_modified["headers"]
+
+
+def test_the_live_feeds_declare_their_query_and_last_event_id() -> None:
+    for path in ("/v1/games/{game_id}/events/stream", "/v1/players/me/events/stream"):
+        item = document()["paths"][path]
+        names = {p["name"] for p in item.get("parameters", []) + item["get"]["parameters"] if "name" in p}
+        assert {"after", "ticket", "Last-Event-ID"} <= names, path
+
+
+def test_every_post_may_refuse_a_body_it_does_not_take_and_no_other_method_does() -> None:
+    for path, method, operation in operations(document()):
+        for status in ("400", "413", "415"):
+            assert (status in operation["responses"]) == (method == "post"), f"{method} {path} {status}"
 
 
 def test_the_move_body_is_a_discriminated_union_of_every_rulesets_moves() -> None:

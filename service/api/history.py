@@ -13,7 +13,7 @@ from service import queries
 from service.api import hygiene, schemas
 from service.api.auth import bearer_token, redeemed
 from service.api.context import services
-from service.api.openapi import EVENTS_DOC, LAST_EVENT_ID, SEAT, SEAT_OR_SPECTATOR
+from service.api.openapi import EVENTS_DOC, LAST_EVENT_ID, SEAT, SEAT_OR_SPECTATOR, VERSION_TAG
 from service.api.parsing import Blueprint, header_integer
 from service.errors import InvalidTokenError
 from service.live import Feed, nothing_left
@@ -33,7 +33,7 @@ SSE_DOC = (
 class EventCollection(MethodView):
     @blp.doc(operationId="listEvents", security=SEAT_OR_SPECTATOR)
     @blp.arguments(schemas.EventsQuerySchema, location="query")
-    @blp.response(200, schemas.EventPageSchema, description=EVENTS_DOC)
+    @blp.response(200, schemas.EventPageSchema, description=EVENTS_DOC, headers=VERSION_TAG)
     @blp.alt_response(200, schema=schemas.EventSchema, content_type=NDJSON, description=EVENTS_DOC, success=True)
     @blp.alt_response(401, response="UNAUTHORIZED")
     @blp.alt_response(404, response="NOT_FOUND")
@@ -49,9 +49,9 @@ class EventCollection(MethodView):
         return page, 200, {"ETag": hygiene.etag(game.version), "Vary": "Authorization"}
 
 
-@blp.route("/<game_id>/events/stream")
+@blp.route("/<game_id>/events/stream", parameters=[LAST_EVENT_ID])
 class EventStream(MethodView):
-    @blp.doc(operationId="streamEvents", security=SEAT_OR_SPECTATOR, parameters=[LAST_EVENT_ID])
+    @blp.doc(operationId="streamEvents", security=SEAT_OR_SPECTATOR)
     @blp.arguments(schemas.StreamQuerySchema, location="query")
     @blp.response(200)
     @blp.doc(
