@@ -13,7 +13,7 @@ from service import queries
 from service.api import hygiene, schemas
 from service.api.auth import bearer_token, redeemed
 from service.api.context import services
-from service.api.openapi import EVENTS_DOC, LAST_EVENT_ID, SEAT, SEAT_OR_SPECTATOR, VERSION_TAG
+from service.api.openapi import EVENTS_DOC, LAST_EVENT_ID, SEAT, SEAT_OR_SPECTATOR, SSE_DOC, VERSION_TAG
 from service.api.parsing import Blueprint, header_integer
 from service.errors import InvalidTokenError
 from service.live import Feed, nothing_left
@@ -22,11 +22,6 @@ from service.use_cases import seat_holder, seat_of
 blp = Blueprint("history", __name__, url_prefix="/v1/games", description="Logs, time travel and audits")
 
 NDJSON = "application/x-ndjson"
-SSE_DOC = (
-    "Server-Sent Events: `id` is the version, `event` the type, `data` the event as the caller may see it "
-    "(as in `GET …/events`); `game_finished` follows the event that ends the game (with its `id`) and carries "
-    "the result; the feed ends after `game_tallied`; `: keep-alive` comments every 15 s"
-)
 
 
 @blp.route("/<game_id>/events")

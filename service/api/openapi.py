@@ -28,6 +28,7 @@ from games.registry import RULESETS
 from games.schema import Schema, merge, one_of, prefix, ref
 from games.table import TABLE_EVENTS
 from service.api import schemas
+from service.api.answers import answers
 from service.api.problems import NOT_REPLICATED_RETRY_AFTER_S, RETRY_AFTER_S
 from service.api.ratelimit import RATE_LIMIT_HEADERS, refusal
 from service.config import DEFAULT_RATE_LIMIT
@@ -282,6 +283,7 @@ class ProblemResponses(BasePlugin):
             for status in problems_of(path or "", method, operation):
                 if not any(str(key) == str(status) for key in responses):  # /healthz documents its own 503
                     responses[status] = PROBLEMS[status][0]
+            add_examples(responses, answers().get(operation_id, {}))
             parameters = operation.setdefault("parameters", [])
             if method.lower() == "get" and tags_its_version(responses):
                 parameters.append("IfNoneMatch")
@@ -290,6 +292,18 @@ class ProblemResponses(BasePlugin):
             for response in responses.values():
                 if isinstance(response, dict):  # a problem's is a component, which has it
                     response.setdefault("headers", {}).update(REQUEST_ID_HEADER)
+
+
+def add_examples(responses: dict[Any, Any], examples: dict[int, dict[str, Any]]) -> None:
+    """Show each example answer (service/api/answers.py) with its operation's answer of that status and type."""
+    for status, by_media in examples.items():
+        for media, example in by_media.items():
+            # flask-smorest keys a response by its status as a number, or as text when the route wrote it out
+            keyed = (responses.get(status), responses.get(str(status)))
+            found = [r for r in keyed if media in (r or {}).get("content", {})]
+            if not found:
+                raise ValueError(f"an example of a {status} {media} answer that the operation does not give")
+            found[0]["content"][media]["example"] = example
 
 
 def tags_its_version(responses: dict[Any, Any]) -> bool:
@@ -341,10 +355,10 @@ def event_item(event_type: str, payload: str, doc: str) -> Schema:
 
 
 def commands() -> dict[str, Schema]:
-    """The commands that cause events (service/games.py and service/house.py write them), told apart by `name`."""
+    """The commands that cause events (events/commands.py), told apart by `name`."""
 
-    def command(name: str, doc: str, **fields: Schema) -> Schema:
-        required = ["name", *(f for f in fields if f != "by")]
+    def command(name: str, doc: str, optional: tuple[str, ...] = (), **fields: Schema) -> Schema:
+        required = ["name", *(f for f in fields if f not in optional)]
         properties = {"name": {"type": "string", "enum": [name]}, **fields}
         return {
             "description": doc,
@@ -354,15 +368,35 @@ def commands() -> dict[str, Schema]:
             "additionalProperties": False,
         }
 
+    seat: Schema = {"type": "integer"}
     found = {
         "CreateCommand": command("create", "A game was created."),
-        "JoinCommand": command("join", "A player took an open seat.", player={"type": "string"}),
+        "JoinCommand": command(
+            "join",
+            "Someone took an open seat: `player` is the name taken, `player_id` the registered player, if one did.",
+            ("player_id",),
+            player={"type": "string"},
+            player_id={"type": "string"},
+        ),
         "MoveCommand": command(
             "move",
             "A seat moved: by its player, or `by` the house (a bot, or a random move at a deadline).",
+            ("by",),
             seat={"type": "integer"},
             move=ref("Move"),
             by={"type": "string", "enum": ["bot", "deadline"]},
+        ),
+        "LeaveCommand": command("leave", "A seat's holder left a game that had not started.", seat=seat),
+        "ResignCommand": command("resign", "A seat resigned: the random bot plays it to the end.", seat=seat),
+        "AbortCommand": command(
+            "abort",
+            "The game was called off before it started, by a seat named at creation or by the creating player.",
+            ("seat", "player_id"),
+            seat=seat,
+            player_id={"type": "string"},
+        ),
+        "RematchCommand": command(
+            "rematch", "A seat asked for a rematch: `game_id` is the new game's.", seat=seat, game_id={"type": "string"}
         ),
         "TimeoutCommand": command(
             "timeout",
@@ -412,6 +446,32 @@ def service_components(typed: dict[str, Schema]) -> dict[str, Schema]:
     return components
 
 
+GAME_FINISHED: Schema = {
+    "description": "The `data` of the live feed's `game_finished` message (service/live.py): said on the feed only, "
+    "never stored, right after the event that ends the game, with that event's version, and the result.",
+    "type": "object",
+    "properties": {
+        "game_id": {"type": "string"},
+        "version": {"type": "integer", "minimum": 1, "description": "the version of the event that ended the game"},
+        "result": ref("GameResult"),
+    },
+    "required": ["game_id", "version", "result"],
+    "additionalProperties": False,
+}
+
+SSE_DOC = (
+    "Server-Sent Events (`text/event-stream`, UTF-8): messages separated by a blank line, each of `field: value` "
+    "lines. One message per event of the log: `id:` its version, `event:` its type, `data:` the event as the "
+    "caller may see it, one line of JSON (an `Event`, as in `GET …/events`). The first message also has `retry:` "
+    "(milliseconds to wait before reconnecting). Right after the event that ends the game comes a message "
+    "`event: game_finished` with that event's `id`, whose `data` is a `GameFinished` (`game_id`, `version`, "
+    "`result`); a feed resumed at or after that event starts with it again. The feed ends after `game_tallied` "
+    "(or `game_aborted`); a `: keep-alive` comment line comes after 15 s of silence. To resume, send the last "
+    "`id` seen as `Last-Event-ID` (an EventSource does)."
+)
+"""The game's live feed (service/live.py), as the document tells it."""
+
+
 def stand_ins() -> set[str]:
     """The component names of the schemas.DeclaredInGames stand-ins."""
     found, todo = set(), [schemas.DeclaredInGames]
@@ -433,6 +493,7 @@ def document_games(api: Api) -> None:
     if missing:
         raise ValueError(f"nothing documents the stand-ins {sorted(missing)}")
     spec.components.schema("SeatToken", schema=schemas.SeatTokenSchema)
+    spec.components.schema("GameFinished", component=GAME_FINISHED)
     for name, schema in typed.items():
         if name in replaced:
             spec.components.schemas[name] = schema
