@@ -1,6 +1,6 @@
 """Answer examples the OpenAPI document shows, by operation, status and content type.
 
-Those of games come from two short games of 12 Gangsters that the rules play in memory and that the service's
+Those of games come from short games of 12 Gangsters that the rules play in memory and that the service's
 own code seals, saves and shows (service/use_cases.py, service/queries.py, service/live.py): each view, page of
 the log, live feed message, result and audit is what the service would answer. Their ids, tokens, command ids,
 nonces and times are fixed, so `make spec` writes the same document every time, and their hash chain holds (the
@@ -105,7 +105,7 @@ def json(value: Any) -> str:
 
 @cache
 def played() -> dict[str, Any]:
-    """The answers of the two example games, by name."""
+    """The answers of the example games, by name."""
     services = Services.in_memory()
     found: dict[str, Any] = {}
 
