@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -84,13 +84,21 @@ class Decision:
 
 
 def seal(
-    ruleset: Ruleset[Any], before: Game | None, events: Sequence[Event], command: Command, seat: int | None, at: str
+    ruleset: Ruleset[Any],
+    before: Game | None,
+    events: Sequence[Event],
+    command: Command,
+    seat: int | None,
+    at: str,
+    command_id: str | None = None,
+    nonces: Callable[[], str] = new_nonce,
 ) -> Decision:
-    """Wrap events in envelopes chained by hash (the command rides on the first); the game after them."""
+    """Wrap events in envelopes chained by hash (the command rides on the first); the game after them. The
+    command's id and the nonces are drawn at random unless given (the OpenAPI document's example game)."""
     table = before.table if before else None
     version = table.version if table else 0
     head = before.head_hash if before else GENESIS
-    command_id = uuid.uuid4().hex
+    command_id = command_id or uuid.uuid4().hex
     envelopes: list[Envelope] = []
     for i, event in enumerate(events):
         name, schema_version, payload = to_payload(event)
@@ -106,7 +114,7 @@ def seal(
                 command=stored(command) if i == 0 else None,
                 at=at,
                 prev_hash=envelopes[-1].hash if envelopes else head,
-                nonce=new_nonce(),
+                nonce=nonces(),
             )
         )
         envelopes.append(envelope)

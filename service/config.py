@@ -15,6 +15,9 @@ from events.replication import Replication
 REDIS_SOCKET_TIMEOUT_S = 30
 """Longer than a live feed's blocking read (15 s), short enough to notice a Redis gone silent."""
 
+DEFAULT_RATE_LIMIT = "600 per minute"
+"""Requests per client address, unless SYNDICATE_RATE_LIMIT says otherwise (the `limits` library's notation)."""
+
 
 def flag(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() in {"1", "true", "yes", "on"}
@@ -37,7 +40,7 @@ class Config:
     data_dir: Path = field(default_factory=lambda: Path(os.environ.get("SYNDICATE_DATA_DIR", "var")))
     redis_port: int = field(default_factory=lambda: int(os.environ.get("SYNDICATE_REDIS_PORT", "6390")))
     redis_fsync: str = field(default_factory=lambda: os.environ.get("SYNDICATE_REDIS_FSYNC", "always"))
-    rate_limit: str = field(default_factory=lambda: os.environ.get("SYNDICATE_RATE_LIMIT", "600 per minute"))
+    rate_limit: str = field(default_factory=lambda: os.environ.get("SYNDICATE_RATE_LIMIT", DEFAULT_RATE_LIMIT))
     host: str = field(default_factory=lambda: os.environ.get("SYNDICATE_HOST", "127.0.0.1"))
     port: int = field(default_factory=lambda: int(os.environ.get("SYNDICATE_PORT", "8000")))
     workers: int = field(default_factory=lambda: int(os.environ.get("SYNDICATE_WEB_WORKERS", "2")))

@@ -134,6 +134,35 @@ def test_a_generated_python_client_reads_problems_and_the_catalogue(client_packa
     assert [r.id for r in rulesets] == list(RULESETS)
 
 
+def test_a_generated_python_client_reads_again_only_what_changed_and_joins_as_a_player(
+    client_package: ModuleType, app: Flask
+) -> None:
+    """A conditional read of a game that has not moved is a 304 the client takes (no body to parse); a player's
+    join, which hands out no seat token, parses too."""
+    models = sub(client_package, "models")
+    games = sub(client_package, "api.games")
+    anyone = client_for(client_package, app)
+    seats = [models.SeatSpec(name="Ann"), models.SeatSpec(open_=True), models.SeatSpec(bot="random")]
+    body = models.CreateGame(ruleset="twelve-gangsters", seats=seats, seed=7)
+    created = sub(games, "create_game").sync(client=anyone, body=body)
+    game_id = created.game_id
+    for read in (sub(games, "get_game"), sub(client_package, "api.history.list_events")):
+        first = read.sync_detailed(game_id, client=anyone)
+        assert first.status_code == 200 and first.parsed is not None
+        again = read.sync_detailed(game_id, client=anyone, if_none_match=first.headers["ETag"])
+        assert (again.status_code, again.content, again.parsed) == (304, b"", None)
+        assert again.headers["ETag"] == first.headers["ETag"]
+
+    registered = sub(client_package, "api.players.register_player").sync(
+        client=anyone, body=models.RegisterPlayer(name="Pat")
+    )
+    player = client_for(client_package, app, registered.token)
+    joined = sub(games, "join_game").sync(game_id, client=player, body=models.Join())
+    assert isinstance(joined, models.Joined), joined
+    assert joined.seat == 1 and not joined.token
+    assert isinstance(joined.game, models.TwelveGangstersGame)
+
+
 @pytest.fixture(scope="session")
 def openapi_typescript(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """openapi-typescript, installed with npm (a pinned version) into a directory of this session."""

@@ -4,7 +4,9 @@ summary, every problem it can answer, its security, typed bodies and examples th
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
+import typing
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,6 +15,7 @@ import jsonschema_rs
 import openapi_spec_validator
 import yaml
 
+from events import commands
 from games.registry import RULESETS
 from games.schema import prefix, tag
 from service.app import create_app
@@ -31,7 +34,8 @@ def test_committed_openapi_document_matches_the_code() -> None:
 def test_openapi_document_and_docs_are_served(api: ApiClient) -> None:
     document = api.http.get("/openapi.json")
     assert document.status_code == 200
-    assert "/v1/games/{game_id}/moves" in document.json["paths"]
+    # json.loads, not the app's reader of request bodies: the document nests deeper than any request may
+    assert "/v1/games/{game_id}/moves" in json.loads(document.data)["paths"]
     assert api.http.get("/docs").status_code == 200
 
 
@@ -101,11 +105,65 @@ def test_seat_token_operations_declare_their_security() -> None:
         assert security[needed] == [{"seatToken": []}, {"playerToken": []}]
     for optional in ("getGame", "listEvents", "streamEvents", "getStateAtVersion"):
         assert security[optional] == [{"seatToken": []}, {"playerToken": []}, {}]
+    for anyone in ("createGame", "joinGame"):  # a player token seats its player; a wrong one is 401
+        assert security[anyone] == [{"playerToken": []}, {}]
     for player in ("getMe", "issuePlayerToken", "revokePlayerToken", "listMyGames", "streamMyEvents", "quickMatch"):
         assert security[player] == [{"playerToken": []}]
     for scheme in ("seatToken", "playerToken"):
         found = document()["components"]["securitySchemes"][scheme]
         assert (found["type"], found["scheme"]) == ("http", "bearer")
+
+
+def test_the_conditional_reads_take_if_none_match_and_may_answer_304_with_their_etag() -> None:
+    doc = document()
+    conditional = set()
+    for path, method, operation in operations(doc):
+        takes = {"$ref": "#/components/parameters/IfNoneMatch"} in operation["parameters"]
+        assert takes == ("304" in operation["responses"]), f"{method} {path}"
+        if takes:
+            conditional.add(operation["operationId"])
+            assert "ETag" in operation["responses"]["200"]["headers"]
+            assert operation["responses"]["304"] == {"$ref": "#/components/responses/NotModified"}
+    assert conditional == {"getGame", "listEvents", "getResult"}
+    not_modified = doc["components"]["responses"]["NotModified"]
+    assert "content" not in not_modified and "ETag" in not_modified["headers"]
+
+
+def test_the_live_feeds_declare_their_query_and_last_event_id() -> None:
+    for path in ("/v1/games/{game_id}/events/stream", "/v1/players/me/events/stream"):
+        item = document()["paths"][path]
+        names = {p["name"] for p in item.get("parameters", []) + item["get"]["parameters"] if "name" in p}
+        assert {"after", "ticket", "Last-Event-ID"} <= names, path
+
+
+def test_every_post_may_refuse_a_body_it_does_not_take_and_no_other_method_does() -> None:
+    for path, method, operation in operations(document()):
+        for status in ("400", "413", "415"):
+            assert (status in operation["responses"]) == (method == "post"), f"{method} {path} {status}"
+
+
+COMMANDS = [
+    commands.CreateGame(),
+    commands.JoinGame(player="Ann"),
+    commands.JoinGame(player="Pat", player_id="3c9f0e1d2b4a5867"),
+    commands.MakeMove(seat=1, move={"type": "play", "card": 7}),
+    commands.MakeMove(seat=2, move={"type": "play", "card": 3}, by="bot"),
+    commands.CloseWait(wait_since=12),
+    commands.TallyGame(),
+    commands.LeaveGame(seat=1),
+    commands.ResignGame(seat=0),
+    commands.AbortGame(seat=0),
+    commands.AbortGame(player_id="3c9f0e1d2b4a5867"),
+    commands.CreateRematch(seat=0, game_id="9b1e4d7a2c3f8e60"),
+]
+
+
+def test_every_command_a_log_records_fits_the_documented_command() -> None:
+    doc = document()
+    assert {type(c) for c in COMMANDS} == set(typing.get_args(commands.AnyCommand))
+    validator = jsonschema_rs.validator_for({"components": doc["components"], "$ref": "#/components/schemas/Command"})
+    for command in COMMANDS:
+        assert validator.is_valid(commands.stored(command)), command
 
 
 def test_the_move_body_is_a_discriminated_union_of_every_rulesets_moves() -> None:
@@ -142,4 +200,28 @@ def test_every_example_fits_its_schema() -> None:
             if "example" in media:
                 assert jsonschema_rs.validator_for({**root, **media["schema"]}).is_valid(media["example"])
                 checked += 1
-    assert checked >= len(RULESETS) * 2
+    for path, method, operation in operations(doc):
+        for status, response in operation["responses"].items():
+            for name, media in response.get("content", {}).items():
+                where = f"{method} {path} {status} {name}"
+                assert "example" in media or not status.startswith("2"), f"{where}: no example"
+                if "example" in media:
+                    errors = jsonschema_rs.validator_for({**root, **media["schema"]}).iter_errors(media["example"])
+                    assert not [f"{e.instance_path}: {e.message}" for e in errors], where
+                    checked += 1
+    assert checked >= len(RULESETS) * 2 + 30
+
+
+def test_the_live_feeds_example_messages_fit_their_schemas() -> None:
+    """Each message of the game feed's example: an `Event` as `GET …/events` shows it, or a `GameFinished`."""
+    doc = document()
+    root = {"components": doc["components"]}
+    feed = doc["paths"]["/v1/games/{game_id}/events/stream"]["get"]["responses"]["200"]
+    kinds = set()
+    for message in feed["content"]["text/event-stream"]["example"].strip().split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in message.splitlines())
+        kinds.add(fields["event"])
+        schema = "GameFinished" if fields["event"] == "game_finished" else "Event"
+        validator = jsonschema_rs.validator_for({**root, "$ref": f"#/components/schemas/{schema}"})
+        assert validator.is_valid(json.loads(fields["data"])), message
+    assert {"game_finished", "game_tallied"} <= kinds

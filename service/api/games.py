@@ -14,7 +14,7 @@ from service import queries, seating, use_cases
 from service.api import examples, hygiene, schemas
 from service.api.auth import bearer_token
 from service.api.context import services
-from service.api.openapi import SEAT, SEAT_OR_SPECTATOR
+from service.api.openapi import PLAYER_OR_ANONYMOUS, SEAT, SEAT_OR_SPECTATOR, VERSION_TAG
 from service.api.parsing import INTEGER, Blueprint
 from service.errors import InvalidTokenError, VersionMismatchError
 from service.use_cases import Caller, Saved
@@ -48,9 +48,9 @@ class GameCollection(MethodView):
         p.item_count = total
         return page
 
-    @blp.doc(operationId="createGame")
+    @blp.doc(operationId="createGame", security=PLAYER_OR_ANONYMOUS)
     @blp.arguments(schemas.CreateGameSchema, examples=examples.CREATE_GAME)
-    @blp.response(201, schemas.CreatedGameSchema)
+    @blp.response(201, schemas.CreatedGameSchema, headers=VERSION_TAG)
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
     def post(self, body: dict[str, Any]) -> Any:
         """Create a game; anonymous human seats get their tokens, once; `{"player": "me"}` seats the caller"""
@@ -64,7 +64,7 @@ class GameCollection(MethodView):
 @blp.route("/<game_id>")
 class GameResource(MethodView):
     @blp.doc(operationId="getGame", security=SEAT_OR_SPECTATOR)
-    @blp.response(200, schemas.GameSchema)
+    @blp.response(200, schemas.GameSchema, headers=VERSION_TAG)
     @blp.alt_response(401, response="UNAUTHORIZED")
     @blp.alt_response(404, response="NOT_FOUND")
     def get(self, game_id: str) -> Any:
@@ -76,9 +76,9 @@ class GameResource(MethodView):
 
 @blp.route("/<game_id>/join")
 class JoinResource(MethodView):
-    @blp.doc(operationId="joinGame")
+    @blp.doc(operationId="joinGame", security=PLAYER_OR_ANONYMOUS)
     @blp.arguments(schemas.JoinSchema)
-    @blp.response(201, schemas.JoinedSchema)
+    @blp.response(201, schemas.JoinedSchema, headers=VERSION_TAG)
     @blp.alt_response(404, response="NOT_FOUND")
     @blp.alt_response(409, response="CONFLICT")
     def post(self, body: dict[str, Any], game_id: str) -> Any:
@@ -95,7 +95,7 @@ class MoveResource(MethodView):
     @blp.doc(operationId="makeMove", security=SEAT)
     @blp.arguments(schemas.MoveHeadersSchema, location="headers")
     @blp.arguments(schemas.MoveSchema, examples=examples.MOVE)
-    @blp.response(200, schemas.MoveResultSchema)
+    @blp.response(200, schemas.MoveResultSchema, headers=VERSION_TAG)
     @blp.alt_response(400, response="BAD_REQUEST")
     @blp.alt_response(401, response="UNAUTHORIZED")
     @blp.alt_response(404, response="NOT_FOUND")
@@ -116,7 +116,7 @@ class MoveResource(MethodView):
 @blp.route("/<game_id>/result")
 class ResultResource(MethodView):
     @blp.doc(operationId="getResult")
-    @blp.response(200, schemas.GameResultSchema)
+    @blp.response(200, schemas.GameResultSchema, headers=VERSION_TAG)
     @blp.alt_response(404, response="NOT_FOUND")
     @blp.alt_response(409, response="CONFLICT")
     def get(self, game_id: str) -> Any:
@@ -145,7 +145,7 @@ def lifecycle_route(path: str, operation_id: str, summary: str, act: Any) -> Non
     @blp.route(path, endpoint=operation_id)
     class SeatRequest(MethodView):
         @blp.doc(operationId=operation_id, security=SEAT, summary=summary)
-        @blp.response(200, schemas.GameSchema)
+        @blp.response(200, schemas.GameSchema, headers=VERSION_TAG)
         @blp.alt_response(401, response="UNAUTHORIZED")
         @blp.alt_response(404, response="NOT_FOUND")
         @blp.alt_response(409, response="CONFLICT")
@@ -167,7 +167,7 @@ lifecycle_route(
 @blp.route("/<game_id>/rematch")
 class RematchResource(MethodView):
     @blp.doc(operationId="rematchGame", security=SEAT)
-    @blp.response(201, schemas.CreatedGameSchema)
+    @blp.response(201, schemas.CreatedGameSchema, headers=VERSION_TAG)
     @blp.alt_response(401, response="UNAUTHORIZED")
     @blp.alt_response(404, response="NOT_FOUND")
     @blp.alt_response(409, response="CONFLICT")

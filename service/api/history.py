@@ -13,7 +13,7 @@ from service import queries
 from service.api import hygiene, schemas
 from service.api.auth import bearer_token, redeemed
 from service.api.context import services
-from service.api.openapi import EVENTS_DOC, LAST_EVENT_ID, SEAT, SEAT_OR_SPECTATOR
+from service.api.openapi import EVENTS_DOC, LAST_EVENT_ID, SEAT, SEAT_OR_SPECTATOR, SSE_DOC, VERSION_TAG
 from service.api.parsing import Blueprint, header_integer
 from service.errors import InvalidTokenError
 from service.live import Feed, nothing_left
@@ -22,18 +22,13 @@ from service.use_cases import seat_holder, seat_of
 blp = Blueprint("history", __name__, url_prefix="/v1/games", description="Logs, time travel and audits")
 
 NDJSON = "application/x-ndjson"
-SSE_DOC = (
-    "Server-Sent Events: `id` is the version, `event` the type, `data` the event as the caller may see it "
-    "(as in `GET …/events`); `game_finished` follows the event that ends the game (with its `id`) and carries "
-    "the result; the feed ends after `game_tallied`; `: keep-alive` comments every 15 s"
-)
 
 
 @blp.route("/<game_id>/events")
 class EventCollection(MethodView):
     @blp.doc(operationId="listEvents", security=SEAT_OR_SPECTATOR)
     @blp.arguments(schemas.EventsQuerySchema, location="query")
-    @blp.response(200, schemas.EventPageSchema, description=EVENTS_DOC)
+    @blp.response(200, schemas.EventPageSchema, description=EVENTS_DOC, headers=VERSION_TAG)
     @blp.alt_response(200, schema=schemas.EventSchema, content_type=NDJSON, description=EVENTS_DOC, success=True)
     @blp.alt_response(401, response="UNAUTHORIZED")
     @blp.alt_response(404, response="NOT_FOUND")
@@ -49,9 +44,9 @@ class EventCollection(MethodView):
         return page, 200, {"ETag": hygiene.etag(game.version), "Vary": "Authorization"}
 
 
-@blp.route("/<game_id>/events/stream")
+@blp.route("/<game_id>/events/stream", parameters=[LAST_EVENT_ID])
 class EventStream(MethodView):
-    @blp.doc(operationId="streamEvents", security=SEAT_OR_SPECTATOR, parameters=[LAST_EVENT_ID])
+    @blp.doc(operationId="streamEvents", security=SEAT_OR_SPECTATOR)
     @blp.arguments(schemas.StreamQuerySchema, location="query")
     @blp.response(200)
     @blp.doc(

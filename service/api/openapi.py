@@ -5,12 +5,14 @@ OpenAPI 3.1.0, not 3.0.3: its schemas are JSON Schema 2020-12, which msgspec wri
 union, tuples as `prefixItems`), so games/schema.py needs no translation; openapi-python-client and
 openapi-typescript both read 3.1 (the tests generate a client with each).
 
-Each operation declares what only it knows, next to its route: its `operationId` and, if it takes a seat
-token, its `security` (`SEAT_OR_SPECTATOR`, `SEAT`). `ProblemResponses` derives the rest from the operation
-itself: a body may be malformed, too large, of the wrong type or unfit (400, 413, 415, 422); a query or a
-header may be unfit (422); a game in the path may not exist (404); a token may be wrong (401); every route is
-rate limited but the health checks (429), needs Redis but the catalogue and liveness (503), and answers 405 to
-a method it does not take.
+Each operation declares what only it knows, next to its route: its `operationId`, its answers' examples and
+`ETag` header (`VERSION_TAG`), and, if it reads a token, its `security` (`SEAT_OR_SPECTATOR`, `SEAT`, `PLAYER`,
+`PLAYER_OR_ANONYMOUS`). `ProblemResponses` derives the rest from the operation itself: a body may be malformed,
+too large, of the wrong type or unfit (400, 413, 415, 422), and a POST that takes none still parses one if it is
+sent (400, 413, 415); a query or a header may be unfit (422); a game in the path may not exist (404); a token
+may be wrong (401); a GET whose answer carries an `ETag` takes `If-None-Match` and answers 304 while it names
+the current version; every route is rate limited but the health checks (429), needs Redis but the catalogue
+and liveness (503), and answers 405 to a method it does not take.
 """
 
 from __future__ import annotations
@@ -26,7 +28,11 @@ from games.registry import RULESETS
 from games.schema import Schema, merge, one_of, prefix, ref
 from games.table import TABLE_EVENTS
 from service.api import schemas
+from service.api.answers import answers
 from service.api.problems import NOT_REPLICATED_RETRY_AFTER_S, RETRY_AFTER_S
+from service.api.ratelimit import RATE_LIMIT_HEADERS, refusal
+from service.config import DEFAULT_RATE_LIMIT
+from service.errors import RateLimitedError
 
 SEAT_OR_SPECTATOR: list[dict[str, list[str]]] = [{"seatToken": []}, {"playerToken": []}, {}]
 """A seat's token (or its player's) is optional: with one the caller sees its seat, without one it is a
@@ -35,6 +41,13 @@ SEAT: list[dict[str, list[str]]] = [{"seatToken": []}, {"playerToken": []}]
 """A seat token is needed, or the token of the player who holds the seat."""
 PLAYER: list[dict[str, list[str]]] = [{"playerToken": []}]
 """A player token is needed."""
+PLAYER_OR_ANONYMOUS: list[dict[str, list[str]]] = [{"playerToken": []}, {}]
+"""A player token is optional: with one the caller acts as its player (a seat `{"player": "me"}`), without
+one anonymously."""
+
+BODY_PARSED = frozenset({"post"})
+"""The methods whose body the service parses, even on a route that takes none (service/api/parsing.py
+`require_json_body`)."""
 
 NOT_RATE_LIMITED = frozenset({"getHealth", "getLiveness", "getReadiness", "getMetrics"})
 """The operations service/app.py exempts from the rate limit: probes must never be refused."""
@@ -54,6 +67,10 @@ LAST_EVENT_ID = {
 """The header the live feed reads itself (service/api/history.py), so flask-smorest cannot see it."""
 
 
+RATE_LIMIT_RESET_S = 42
+"""The wait the 429's example tells of (any from 1 to the window's length)."""
+
+
 def problem_example(status: int, code: str, title: str, detail: str, **extra: Any) -> dict[str, Any]:
     return {"type": "about:blank", "title": title, "status": status, "detail": detail, "code": code, **extra}
 
@@ -61,14 +78,16 @@ def problem_example(status: int, code: str, title: str, detail: str, **extra: An
 PROBLEMS: dict[int, tuple[str, str, dict[str, Any]]] = {
     400: (
         "BadRequest",
-        "The body is not JSON: broken, empty, not UTF-8, or nested more than 16 deep (`malformed_json`).",
+        "The body is not JSON: broken, empty, not UTF-8, or nested more than 16 deep (`malformed_json`); also where"
+        " the operation takes no body but one is sent.",
         problem_example(
             400, "malformed_json", "The request body is not valid JSON", "the request body is not valid JSON"
         ),
     ),
     401: (
         "Unauthorized",
-        "The seat token is missing (a move needs one), malformed, or holds no seat in this game (`invalid_token`).",
+        "The token is missing where one is needed (a move needs one), malformed, unknown or revoked, or holds no"
+        " seat in this game (`invalid_token`); a live feed's ticket is unknown, used or expired (`invalid_ticket`).",
         problem_example(401, "invalid_token", "Missing or invalid seat token", "this token holds no seat in this game"),
     ),
     404: (
@@ -102,7 +121,7 @@ PROBLEMS: dict[int, tuple[str, str, dict[str, Any]]] = {
     ),
     413: (
         "PayloadTooLarge",
-        "The body is longer than 64 KiB (`payload_too_large`).",
+        "The body is longer than 64 KiB (`payload_too_large`), even where the operation takes no body.",
         problem_example(
             413,
             "payload_too_large",
@@ -112,7 +131,8 @@ PROBLEMS: dict[int, tuple[str, str, dict[str, Any]]] = {
     ),
     415: (
         "UnsupportedMediaType",
-        "The body is not sent as `application/json` (`unsupported_media_type`).",
+        "The body is not sent as `application/json` (`unsupported_media_type`), even where the operation takes no"
+        " body.",
         problem_example(
             415,
             "unsupported_media_type",
@@ -136,7 +156,9 @@ PROBLEMS: dict[int, tuple[str, str, dict[str, Any]]] = {
     429: (
         "TooManyRequests",
         "Over the rate limit, counted per client address (`rate_limited`); nothing changed.",
-        problem_example(429, "rate_limited", "Too Many Requests", "120 per 1 minute"),
+        problem_example(
+            429, "rate_limited", RateLimitedError.title, refusal(DEFAULT_RATE_LIMIT, RATE_LIMIT_RESET_S)[0]
+        ),
     ),
     503: (
         "ServiceUnavailable",
@@ -161,6 +183,23 @@ REQUEST_ID = {
 REQUEST_ID_HEADER = {"X-Request-ID": "RequestId"}
 """A response header, by its component's name (apispec makes it a reference)."""
 
+ETAG = {
+    "description": 'the version of the game the answer shows, quoted (`"12"`): send it back as `If-None-Match` to '
+    "read again only if the game has moved, or as a move's `If-Match`",
+    "schema": {"type": "string", "pattern": '^"[0-9]{1,15}"$'},
+}
+VERSION_TAG = {"ETag": "ETag"}
+"""The `headers` of an answer that carries its game's version as an `ETag` (service/api/hygiene.py)."""
+IF_NONE_MATCH = {
+    "description": "the `ETag` of an earlier answer: while it names the current version, the answer is 304 "
+    "with no body",
+    "schema": {"type": "string"},
+}
+NOT_MODIFIED = {
+    "description": "Not modified: `If-None-Match` names the current version; no body.",
+    "headers": {**VERSION_TAG, **REQUEST_ID_HEADER},
+}
+
 
 def problem_response(status: int) -> dict[str, Any]:
     _, description, example = PROBLEMS[status]
@@ -169,6 +208,17 @@ def problem_response(status: int) -> dict[str, Any]:
         "content": {PROBLEM: {"schema": ref("Problem"), "example": example}},
         "headers": dict(REQUEST_ID_HEADER),
     }
+    if status == 429:
+        descriptions = {
+            "Retry-After": "seconds until the caller may send again",
+            "RateLimit-Limit": "requests allowed per window",
+            "RateLimit-Remaining": "requests left in this window (0)",
+            "RateLimit-Reset": "seconds until the window resets",
+            "RateLimit-Policy": "the limit and its window in seconds, e.g. `600;w=60`",
+        }
+        for header in RATE_LIMIT_HEADERS:
+            schema = {"type": "string"} if header == "RateLimit-Policy" else {"type": "integer"}
+            response["headers"][header] = {"description": descriptions[header], "schema": schema}
     if status == 503:
         response["headers"]["Retry-After"] = {
             "description": (
@@ -180,11 +230,13 @@ def problem_response(status: int) -> dict[str, Any]:
     return response
 
 
-def problems_of(path: str, operation: dict[str, Any]) -> set[int]:
+def problems_of(path: str, method: str, operation: dict[str, Any]) -> set[int]:
     """The problems an operation can answer, from what it takes: see the module's docstring."""
     operation_id = operation["operationId"]
     parameters = [p for p in operation.get("parameters", []) if isinstance(p, dict)]
     statuses = {405}
+    if method.lower() in BODY_PARSED:
+        statuses |= {400, 413, 415}
     if "requestBody" in operation:
         statuses |= {400, 413, 415, 422}
     if any(p.get("in") in ("query", "header") for p in parameters):
@@ -211,6 +263,10 @@ class ProblemResponses(BasePlugin):
             spec.components.response(name, problem_response(status))
         spec.components.parameter("RequestId", "header", {"name": "X-Request-ID", "required": False, **REQUEST_ID})
         spec.components.header("RequestId", REQUEST_ID)
+        spec.components.header("ETag", ETAG)
+        if_none_match = {"name": "If-None-Match", "required": False, **IF_NONE_MATCH}
+        spec.components.parameter("IfNoneMatch", "header", if_none_match)
+        spec.components.response("NotModified", NOT_MODIFIED)
 
     def operation_helper(self, path: str | None = None, operations: dict[str, Any] | None = None, **_: Any) -> None:
         for method, operation in (operations or {}).items():
@@ -224,13 +280,39 @@ class ProblemResponses(BasePlugin):
             for key, documented in list(responses.items()):
                 if isinstance(documented, str) and str(key).isdigit() and int(key) in PROBLEMS:
                     responses[key] = PROBLEMS[int(key)][0]  # declared on the route, e.g. 409: told in full here
-            for status in problems_of(path or "", operation):
+            for status in problems_of(path or "", method, operation):
                 if not any(str(key) == str(status) for key in responses):  # /healthz documents its own 503
                     responses[status] = PROBLEMS[status][0]
-            operation.setdefault("parameters", []).append("RequestId")
+            add_examples(responses, answers().get(operation_id, {}))
+            parameters = operation.setdefault("parameters", [])
+            if method.lower() == "get" and tags_its_version(responses):
+                parameters.append("IfNoneMatch")
+                responses[304] = "NotModified"
+            parameters.append("RequestId")
             for response in responses.values():
                 if isinstance(response, dict):  # a problem's is a component, which has it
                     response.setdefault("headers", {}).update(REQUEST_ID_HEADER)
+
+
+def add_examples(responses: dict[Any, Any], examples: dict[int, dict[str, Any]]) -> None:
+    """Show each example answer (service/api/answers.py) with its operation's answer of that status and type."""
+    for status, by_media in examples.items():
+        for media, example in by_media.items():
+            # flask-smorest keys a response by its status as a number, or as text when the route wrote it out
+            keyed = (responses.get(status), responses.get(str(status)))
+            found = [r for r in keyed if media in (r or {}).get("content", {})]
+            if not found:
+                raise ValueError(f"an example of a {status} {media} answer that the operation does not give")
+            found[0]["content"][media]["example"] = example
+
+
+def tags_its_version(responses: dict[Any, Any]) -> bool:
+    """Whether an operation's answer carries its game's version as an `ETag` (so a GET of it is conditional)."""
+    return any(
+        isinstance(response, dict) and "ETag" in response.get("headers", {})
+        for status, response in responses.items()
+        if str(status).startswith("2")
+    )
 
 
 def event_item(event_type: str, payload: str, doc: str) -> Schema:
@@ -273,10 +355,10 @@ def event_item(event_type: str, payload: str, doc: str) -> Schema:
 
 
 def commands() -> dict[str, Schema]:
-    """The commands that cause events (service/games.py and service/house.py write them), told apart by `name`."""
+    """The commands that cause events (events/commands.py), told apart by `name`."""
 
-    def command(name: str, doc: str, **fields: Schema) -> Schema:
-        required = ["name", *(f for f in fields if f != "by")]
+    def command(name: str, doc: str, optional: tuple[str, ...] = (), **fields: Schema) -> Schema:
+        required = ["name", *(f for f in fields if f not in optional)]
         properties = {"name": {"type": "string", "enum": [name]}, **fields}
         return {
             "description": doc,
@@ -286,15 +368,35 @@ def commands() -> dict[str, Schema]:
             "additionalProperties": False,
         }
 
+    seat: Schema = {"type": "integer"}
     found = {
         "CreateCommand": command("create", "A game was created."),
-        "JoinCommand": command("join", "A player took an open seat.", player={"type": "string"}),
+        "JoinCommand": command(
+            "join",
+            "Someone took an open seat: `player` is the name taken, `player_id` the registered player, if one did.",
+            ("player_id",),
+            player={"type": "string"},
+            player_id={"type": "string"},
+        ),
         "MoveCommand": command(
             "move",
             "A seat moved: by its player, or `by` the house (a bot, or a random move at a deadline).",
+            ("by",),
             seat={"type": "integer"},
             move=ref("Move"),
             by={"type": "string", "enum": ["bot", "deadline"]},
+        ),
+        "LeaveCommand": command("leave", "A seat's holder left a game that had not started.", seat=seat),
+        "ResignCommand": command("resign", "A seat resigned: the random bot plays it to the end.", seat=seat),
+        "AbortCommand": command(
+            "abort",
+            "The game was called off before it started, by a seat named at creation or by the creating player.",
+            ("seat", "player_id"),
+            seat=seat,
+            player_id={"type": "string"},
+        ),
+        "RematchCommand": command(
+            "rematch", "A seat asked for a rematch: `game_id` is the new game's.", seat=seat, game_id={"type": "string"}
         ),
         "TimeoutCommand": command(
             "timeout",
@@ -344,6 +446,32 @@ def service_components(typed: dict[str, Schema]) -> dict[str, Schema]:
     return components
 
 
+GAME_FINISHED: Schema = {
+    "description": "The `data` of the live feed's `game_finished` message (service/live.py): said on the feed only, "
+    "never stored, right after the event that ends the game, with that event's version, and the result.",
+    "type": "object",
+    "properties": {
+        "game_id": {"type": "string"},
+        "version": {"type": "integer", "minimum": 1, "description": "the version of the event that ended the game"},
+        "result": ref("GameResult"),
+    },
+    "required": ["game_id", "version", "result"],
+    "additionalProperties": False,
+}
+
+SSE_DOC = (
+    "Server-Sent Events (`text/event-stream`, UTF-8): messages separated by a blank line, each of `field: value` "
+    "lines. One message per event of the log: `id:` its version, `event:` its type, `data:` the event as the "
+    "caller may see it, one line of JSON (an `Event`, as in `GET …/events`). The first message also has `retry:` "
+    "(milliseconds to wait before reconnecting). Right after the event that ends the game comes a message "
+    "`event: game_finished` with that event's `id`, whose `data` is a `GameFinished` (`game_id`, `version`, "
+    "`result`); a feed resumed at or after that event starts with it again. The feed ends after `game_tallied` "
+    "(or `game_aborted`); a `: keep-alive` comment line comes after 15 s of silence. To resume, send the last "
+    "`id` seen as `Last-Event-ID` (an EventSource does)."
+)
+"""The game's live feed (service/live.py), as the document tells it."""
+
+
 def stand_ins() -> set[str]:
     """The component names of the schemas.DeclaredInGames stand-ins."""
     found, todo = set(), [schemas.DeclaredInGames]
@@ -365,6 +493,7 @@ def document_games(api: Api) -> None:
     if missing:
         raise ValueError(f"nothing documents the stand-ins {sorted(missing)}")
     spec.components.schema("SeatToken", schema=schemas.SeatTokenSchema)
+    spec.components.schema("GameFinished", component=GAME_FINISHED)
     for name, schema in typed.items():
         if name in replaced:
             spec.components.schemas[name] = schema

@@ -121,12 +121,11 @@ class MyStreamTickets(MethodView):
         return {"ticket": ticket, "expires_in_s": TICKET_TTL_S, "stream": url}, 201
 
 
-@blp.route("/me/events/stream")
+@blp.route("/me/events/stream", parameters=[schemas.PLAYER_LAST_EVENT_ID])
 class MyEventStream(MethodView):
     @blp.doc(
         operationId="streamMyEvents",
         security=PLAYER,
-        parameters=[schemas.PLAYER_LAST_EVENT_ID],
         responses={
             "200": {"description": PLAYER_SSE_DOC, "content": {"text/event-stream": {"schema": {"type": "string"}}}}
         },

@@ -53,15 +53,18 @@ class RateLimit:
         except redis.RedisError as error:  # fail open: an outage is answered by the routes that need Redis
             log.warning("rate limit not counted: %s", error)
             return
-        amount, window = self.item.amount, self.item.get_expiry()
-        reset_in = min(window, max(1, int(reset_at - time.time())))
-        raise RateLimitedError(
-            f"over {amount} requests per {window} s from this address; try again in {reset_in} s",
-            headers={
-                "Retry-After": str(reset_in),
-                "RateLimit-Limit": str(amount),
-                "RateLimit-Remaining": str(remaining),
-                "RateLimit-Reset": str(reset_in),
-                "RateLimit-Policy": f"{amount};w={window}",
-            },
-        )
+        reset_in = min(self.item.get_expiry(), max(1, int(reset_at - time.time())))
+        detail, headers = refusal(self.item, reset_in, remaining)
+        raise RateLimitedError(detail, headers=headers)
+
+
+RATE_LIMIT_HEADERS = ("Retry-After", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy")
+
+
+def refusal(rule: RateLimitItem | str, reset_in: int, remaining: int = 0) -> tuple[str, dict[str, str]]:
+    """What a 429 says: its detail, and its headers (when to come back, which limit it hit)."""
+    item = parse(rule) if isinstance(rule, str) else rule
+    amount, window = item.amount, item.get_expiry()
+    detail = f"over {amount} requests per {window} s from this address; try again in {reset_in} s"
+    values = (reset_in, amount, remaining, reset_in, f"{amount};w={window}")
+    return detail, dict(zip(RATE_LIMIT_HEADERS, map(str, values), strict=True))

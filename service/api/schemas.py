@@ -180,7 +180,9 @@ class SeatTokenSchema(Schema):
 
 class JoinedSchema(Schema):
     seat = fields.Integer(required=True, metadata={"description": "the seat taken"})
-    token = fields.String(required=True, metadata={"description": "its secret, handed out once"})
+    token = fields.String(
+        metadata={"description": "its secret, handed out once; none for a player, whose own token acts for the seat"}
+    )
     game = fields.Nested(GameSchema, required=True)
 
 

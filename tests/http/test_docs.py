@@ -3,6 +3,7 @@ from another host. (tests/test_docs_browser.py checks the same in a real browser
 
 from __future__ import annotations
 
+import json
 import re
 from html.parser import HTMLParser
 from urllib.parse import urljoin, urlsplit
@@ -131,7 +132,7 @@ def test_swagger_ui_fetches_no_validator_badge_and_keeps_the_seat_token(api: Api
 
 
 def test_the_document_offers_the_seat_token_to_authorize_with(api: ApiClient) -> None:
-    schemes = api.http.get("/openapi.json").json["components"]["securitySchemes"]
+    schemes = json.loads(api.http.get("/openapi.json").data)["components"]["securitySchemes"]
     for scheme in ("seatToken", "playerToken"):
         assert {k: schemes[scheme][k] for k in ("type", "scheme")} == {"type": "http", "scheme": "bearer"}
         assert schemes[scheme]["description"]

@@ -29,18 +29,24 @@ def document() -> dict[str, Any]:
     return yaml.safe_load(SPEC.read_text())
 
 
-@functools.cache
-def validator(path: str, method: str, status: int, media: str) -> jsonschema_rs.Validator:
+def documented(path: str, method: str, status: int) -> dict[str, Any]:
+    """What the document says of an operation's answer of this status."""
     doc = document()
     item = doc["paths"][path]
     if method not in item:  # a method the path does not take: each of its operations documents that 405
         method = next(m for m in item if m != "parameters")
     responses = item[method]["responses"]
+    assert str(status) in responses, f"{method.upper()} {path}: {status} is not documented"
     response = responses[str(status)]
     if "$ref" in response:
         response = doc["components"]["responses"][response["$ref"].rsplit("/", 1)[-1]]
-    schema = response["content"][media]["schema"]
-    return jsonschema_rs.validator_for({**schema, "components": doc["components"]})
+    return response
+
+
+@functools.cache
+def validator(path: str, method: str, status: int, media: str) -> jsonschema_rs.Validator:
+    schema = documented(path, method, status)["content"][media]["schema"]
+    return jsonschema_rs.validator_for({**schema, "components": document()["components"]})
 
 
 def template(url: str) -> str:
@@ -54,7 +60,13 @@ def template(url: str) -> str:
 
 
 def fits(response: TestResponse, method: str, url: str) -> Any:
-    """The answer fits what the document says of it; its body."""
+    """The answer fits what the document says of it (its body, and its `ETag` if it has one); its body."""
+    said = documented(template(url), method, response.status_code)
+    if "ETag" in response.headers:
+        assert "ETag" in said.get("headers", {}), f"{method.upper()} {url} {response.status_code}: ETag undeclared"
+    if not response.data:
+        assert "content" not in said, f"{method.upper()} {url} {response.status_code}: a body is documented"
+        return None
     media = response.mimetype
     check = validator(template(url), method, response.status_code, media)
     bodies = (
@@ -149,3 +161,53 @@ def test_problems_fit_the_document(api: ApiClient) -> None:
     assert http.call("post", "/v1/games", json={"ruleset": "twelve-gangsters"})[0] == 422
     assert http.call("put", game)[0] == 405
     assert http.call("get", f"{game}/result")[0] == 409
+
+
+def test_a_seats_requests_and_conditional_reads_fit_the_document(api: ApiClient, drain: Callable[[], None]) -> None:
+    """Join, leave, abort, resign and rematch, as a seat and as a player; then each conditional read of a
+    game that has not moved is the 304 its operation documents."""
+    http = Checked(api)
+    player = api.register("Pat")
+    seats = [{"name": "Ann"}, {"open": True}, {"open": True}]
+    status, waiting = http.call("post", "/v1/games", json={"ruleset": "twelve-gangsters", "seats": seats})
+    assert status == 201
+    game, ann = f"/v1/games/{waiting['game_id']}", waiting["tokens"][0]["token"]
+    status, joined = http.call("post", f"{game}/join", json={"name": "Bob"})
+    assert status == 201 and "token" in joined
+    assert http.call("post", f"{game}/leave", joined["token"])[0] == 200
+    status, joined = http.call("post", f"{game}/join", player, json={})
+    assert status == 201 and "token" not in joined  # the player's own token acts for the seat
+    assert http.call("post", f"{game}/abort", ann)[0] == 200
+
+    seats = [{"player": "me"}, {"bot": "random"}, {"bot": "random"}]
+    status, created = http.call("post", "/v1/games", player, json={"ruleset": "twelve-gangsters", "seats": seats})
+    assert status == 201 and created["tokens"] == []
+    game = f"/v1/games/{created['game_id']}"
+    assert http.call("post", f"{game}/resign", player)[0] == 200
+    drain()  # the bots play the game out
+    assert http.call("post", f"{game}/rematch", player)[0] == 201
+
+    for url in (game, f"{game}/events", f"{game}/result"):
+        tag = api.http.get(url).headers["ETag"]
+        assert http.call("get", url, headers={"If-None-Match": tag})[0] == 304
+
+
+BAD_BODIES = {400: ("{", "application/json"), 415: ("x", "text/plain"), 413: ("x" * 70_000, "application/json")}
+
+
+def test_a_bad_body_is_refused_as_documented_by_every_operation_that_parses_one(api: ApiClient) -> None:
+    """Every POST parses a body if one is sent, even one that takes none; no other method reads one."""
+    table = api.create(players=3, options={"first_boss": 0})
+    player = {"Authorization": f"Bearer {api.register('Pat')}"}
+    values = {"game_id": table.id, "version": "1", "token_id": "0123", "player_id": "0123", "ruleset_id": "mobsters"}
+    for path, item in document()["paths"].items():
+        for method, operation in item.items():
+            if method == "parameters" or path.endswith("/stream"):  # a live feed that opens would never end
+                continue
+            url = re.sub(r"\{(\w+)\}", lambda m: values[m[1]], path)
+            for status, (data, content_type) in BAD_BODIES.items():
+                response = getattr(api.http, method)(url, data=data, content_type=content_type, headers=player)
+                refused = response.status_code == status
+                assert refused == (str(status) in operation["responses"]), f"{method} {path}: {response.status_code}"
+                if refused:
+                    fits(response, method, url)

@@ -4,12 +4,15 @@ to come back and which limit it hit."""
 from __future__ import annotations
 
 import dataclasses
+import re
+from pathlib import Path
 
 import pytest
+import yaml
 from flask import Flask
 
 from service.app import create_app
-from service.config import Config
+from service.config import DEFAULT_RATE_LIMIT, Config
 from tests.client import ApiClient, assert_problem
 
 ORIGIN = "https://tables.example"
@@ -101,3 +104,20 @@ def test_a_429_says_when_to_come_back_and_which_limit_it_hit(limited: Flask) -> 
     assert refused.headers["RateLimit-Remaining"] == "0"
     assert 1 <= int(refused.headers["RateLimit-Reset"]) <= 60
     assert refused.headers["RateLimit-Policy"] == "2;w=60"
+
+
+def test_the_document_tells_a_429_as_the_service_sends_it(config: Config) -> None:
+    """Its headers, and its example's detail but for the wait: those of the default limit's refusal."""
+    default = create_app(dataclasses.replace(config, rate_limit=DEFAULT_RATE_LIMIT), TESTING=True).test_client()
+    amount = int(DEFAULT_RATE_LIMIT.split()[0])
+    assert {default.get("/v1/games/none").status_code for _ in range(amount)} == {404}  # a quick answer each
+    refused = default.get("/v1/games/none")
+    body = assert_problem(refused, 429, "rate_limited")
+    document = yaml.safe_load((Path(__file__).parents[2] / "api_spec" / "openapi.yaml").read_text())
+    documented = document["components"]["responses"]["TooManyRequests"]
+    example = documented["content"]["application/problem+json"]["example"]
+    wait = re.compile(r"in \d+ s$")
+    assert wait.sub("in N s", example["detail"]) == wait.sub("in N s", body["detail"])
+    assert {k: v for k, v in example.items() if k != "detail"} == {k: v for k, v in body.items() if k != "detail"}
+    sent = {h for h, _ in refused.headers if h.startswith("RateLimit-") or h in ("Retry-After", "X-Request-ID")}
+    assert set(documented["headers"]) == sent
