@@ -1,7 +1,8 @@
 """What comes in: a body parsed once and strictly, and integers bounded before they reach Redis or a clock.
 
 A body is refused (400 `malformed_json`) if it is not JSON, not valid UTF-8, holds a lone surrogate, or
-nests deeper than any request needs; a body longer than MAX_BODY_BYTES is refused (413) before it is read.
+nests deeper than any request needs; a body longer than MAX_BODY_BYTES is refused (413) before it is read (one
+sent chunked, once it is read that far).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from flask import Flask, request
 from flask.json.provider import DefaultJSONProvider
 from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
+from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.routing import IntegerConverter
 
 from service.errors import InvalidRequestError, MalformedJSONError, UnsupportedMediaTypeError
@@ -93,11 +95,21 @@ class Blueprint(flask_smorest.Blueprint):
         return super().arguments(schema() if isinstance(schema, type) else schema, *args, **kwargs)
 
 
+def refuse_oversized_stream() -> None:
+    """A body sent without Content-Length (chunked) is read by Werkzeug up to MAX_BODY_BYTES, where it stops
+    without a word: one that fills the limit is looked past, and refused (413) if it goes on."""
+    filled = request.content_length is None and len(request.get_data(cache=True)) >= MAX_BODY_BYTES
+    if filled and request.environ["wsgi.input"].read(1):
+        raise RequestEntityTooLarge()
+
+
 def require_json_body() -> None:
-    """A POST's body, if it has one, must be JSON sent as `application/json` (else 415); null or broken is a
-    400. A POST without a body (a ticket, say) needs none; one whose route needs a body is then a 422."""
+    """A POST's body, if it has one, must be JSON sent as `application/json` (else 415), at most
+    MAX_BODY_BYTES long however it is sent (else 413); null or broken is a 400. A POST without a body (a
+    ticket, say) needs none; one whose route needs a body is then a 422."""
     if request.method != "POST" or (not request.content_length and not request.content_type):
         return
+    refuse_oversized_stream()
     if not request.is_json:
         raise UnsupportedMediaTypeError("send the request body as JSON, with Content-Type: application/json")
     if request.get_json() is None:

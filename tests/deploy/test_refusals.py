@@ -1,6 +1,7 @@
 """What gunicorn refuses before the app sees it (a request line or headers over its limits, bytes that are not
-HTTP) is answered as every other refusal: application/problem+json with a stable `code`. Sent on raw sockets,
-since an HTTP client would not send such requests."""
+HTTP) is answered as every other refusal: application/problem+json with a stable `code`; and a body sent
+chunked is held to the size limit of one with a Content-Length. Sent on raw sockets, since an HTTP client would
+not send such requests."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from service.api.parsing import MAX_BODY_BYTES
 from service.redis_server import RedisServer
 from tests.deploy.conftest import Served, start_serving
 
@@ -100,3 +102,23 @@ def test_the_refusals_count_among_the_metrics(served: Served, tmp_path: Path) ->
     send(served, get(f"/v1/games?page={DIGITS}"))
     metrics = send(served, get("/metrics")).body.decode()
     assert 'syndicate_refusals_total{code="uri_too_long"}' in metrics
+
+
+def chunked_post(path: str, body: bytes, chunk: int = 8192) -> bytes:
+    head = f"POST {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+    head += "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+    chunks = [body[i : i + chunk] for i in range(0, len(body), chunk)]
+    return head.encode() + b"".join(b"%x\r\n%s\r\n" % (len(c), c) for c in chunks) + b"0\r\n\r\n"
+
+
+def test_a_chunked_body_over_the_size_limit_is_413_as_one_with_a_length(served: Served) -> None:
+    seats = [{"name": "x" * MAX_BODY_BYTES}, {"name": "Bob"}, {"name": "Cat"}]
+    body = json.dumps({"ruleset": "twelve-gangsters", "seats": seats}).encode()
+    answer = send(served, chunked_post("/v1/games", body))
+    assert answer.status == 413 and answer.problem()["code"] == "payload_too_large"
+
+
+def test_a_chunked_body_within_the_limit_is_read_whole(served: Served) -> None:
+    body = json.dumps({"ruleset": "twelve-gangsters", "seats": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cat"}]})
+    answer = send(served, chunked_post("/v1/games", body.encode(), chunk=7))
+    assert answer.status == 201, answer
