@@ -14,6 +14,7 @@ import flask_smorest
 import msgspec
 from flask import Flask, request
 from flask.json.provider import DefaultJSONProvider
+from marshmallow import Schema, ValidationError, fields
 from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
 from werkzeug.exceptions import RequestEntityTooLarge
@@ -32,6 +33,9 @@ MAX_INT = 2**53 - 1
 
 INTEGER = re.compile(r"[0-9]{1,15}")
 """An integer in a header: ASCII digits only (not `²`), few enough to stay below MAX_INT."""
+
+DIGITS = re.compile(r"[0-9]+")
+"""An integer in a query: ASCII digits only; its schema bounds it."""
 
 
 def strict_loads(data: str | bytes) -> Any:
@@ -76,19 +80,28 @@ class StrictJSONProvider(DefaultJSONProvider):
         return strict_loads(s)
 
 
-class BodyParser(FlaskParser):
-    """webargs reads the body Flask already parsed, instead of parsing it a second time, leniently."""
+class ArgumentsParser(FlaskParser):
+    """webargs, reading the body Flask already parsed (instead of parsing it a second time, leniently), and an
+    integer in a query as ASCII digits only: marshmallow's int() also reads other scripts' digits (fullwidth,
+    Arabic-Indic), `+1`, `1_0` and ` 1`."""
 
     def _raw_load_json(self, req: Any) -> Any:
         if not is_json_request(req):
             return core.missing
         return req.get_json()
 
+    def load_querystring(self, req: Any, schema: Schema) -> Any:
+        for name, field in schema.fields.items():
+            key = field.data_key or name
+            if isinstance(field, fields.Integer) and not all(DIGITS.fullmatch(v) for v in req.args.getlist(key)):
+                raise ValidationError({key: ["an integer in a query is written in ASCII digits, 0 to 9"]})
+        return super().load_querystring(req, schema)
+
 
 class Blueprint(flask_smorest.Blueprint):
-    """flask-smorest's Blueprint, with our body parser."""
+    """flask-smorest's Blueprint, with our arguments parser (for pagination too)."""
 
-    ARGUMENTS_PARSER = BodyParser()
+    ARGUMENTS_PARSER = PAGINATION_ARGUMENTS_PARSER = ArgumentsParser()
 
     def arguments(self, schema: Any, *args: Any, **kwargs: Any) -> Any:
         """As flask-smorest's, but a schema given as a class is made once, not once per request (webargs)."""
