@@ -63,11 +63,13 @@ class EventStream(MethodView):
     def get(self, query: dict[str, Any], game_id: str) -> Any:
         """The log live, as Server-Sent Events; resumes after `Last-Event-ID`; a ticket opens a seat's feed"""
         game = services().repository.get(game_id)
-        seat = feed_seat(game, query.get("ticket"))
         last = request.headers.get("Last-Event-ID")
         after = header_integer("Last-Event-ID", last) if last is not None else query.get("after", 0)
+        # Before the ticket: a finished game is public, and an EventSource back with its spent ticket after
+        # the feed closed must hear 204 to stop.
         if nothing_left(game, after):
             return Response(status=204)
+        seat = feed_seat(game, query.get("ticket"))
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         body = stream_with_context(Feed(services().repository.store, game, seat, after).messages())
         return Response(body, mimetype="text/event-stream", headers=headers)
