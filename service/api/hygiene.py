@@ -6,6 +6,8 @@ from __future__ import annotations
 from flask import Flask, Response, request
 from flask_cors import CORS
 
+ALLOWED_METHODS = ["GET", "HEAD", "POST", "DELETE", "OPTIONS"]
+"""The methods the API's routes take (flask-cors would offer PUT and PATCH too)."""
 ALLOWED_HEADERS = [
     "Authorization",
     "Content-Type",
@@ -30,9 +32,18 @@ EXPOSED_HEADERS = [
 
 def allow_origins(app: Flask, origins: tuple[str, ...]) -> None:
     """Browsers on these origins may call the API (none unless configured). No cookies are involved: a page
-    authenticates with a bearer token, and opens a seat's live feed with a stream ticket."""
+    authenticates with a bearer token, and opens a seat's live feed with a stream ticket. A request with no
+    `Origin` (not a browser's cross-origin call) gets no CORS headers."""
     if origins:
-        CORS(app, origins=list(origins), allow_headers=ALLOWED_HEADERS, expose_headers=EXPOSED_HEADERS, max_age=600)
+        CORS(
+            app,
+            origins=list(origins),
+            methods=ALLOWED_METHODS,
+            allow_headers=ALLOWED_HEADERS,
+            expose_headers=EXPOSED_HEADERS,
+            max_age=600,
+            always_send=False,
+        )
 
 
 def etag(version: int) -> str:

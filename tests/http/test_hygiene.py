@@ -43,6 +43,22 @@ def test_a_preflight_for_a_move_allows_its_headers(browser_app: Flask) -> None:
     assert all(h in allowed for h in ("authorization", "content-type", "if-match", "idempotency-key"))
 
 
+def test_a_request_without_an_origin_gets_no_cors_headers(browser_app: Flask) -> None:
+    response = browser_app.test_client().get("/v1/rulesets")
+    assert response.status_code == 200
+    assert not [name for name, _ in response.headers if name.startswith("Access-Control-")]
+
+
+def test_a_preflight_allows_only_the_methods_the_api_takes(browser_app: Flask) -> None:
+    response = browser_app.test_client().options(
+        "/v1/players/me/tokens/0123", headers={"Origin": ORIGIN, "Access-Control-Request-Method": "DELETE"}
+    )
+    allowed = {m.strip() for m in response.headers["Access-Control-Allow-Methods"].split(",")}
+    assert allowed == {"GET", "HEAD", "POST", "DELETE", "OPTIONS"}
+    taken = {m for rule in browser_app.url_map.iter_rules() for m in rule.methods or ()}
+    assert taken == allowed
+
+
 def test_another_origin_and_the_default_app_get_no_cors_headers(browser_app: Flask, app: Flask) -> None:
     other = browser_app.test_client().get("/v1/rulesets", headers={"Origin": "https://elsewhere.example"})
     assert "Access-Control-Allow-Origin" not in other.headers
