@@ -22,6 +22,8 @@ from service.use_cases import seat_holder, seat_of
 blp = Blueprint("history", __name__, url_prefix="/v1/games", description="Logs, time travel and audits")
 
 NDJSON = "application/x-ndjson"
+LOG_VARIES = "Authorization, Accept"
+"""The log differs by caller, and is JSON or NDJSON at one URL."""
 SSE_DOC = (
     "Server-Sent Events: `id` is the version, `event` the type, `data` the event as the caller may see it "
     "(as in `GET …/events`); `game_finished` follows the event that ends the game (with its `id`) and carries "
@@ -42,11 +44,11 @@ class EventCollection(MethodView):
         game, seat = queries.caller(services(), game_id, bearer_token())
         if request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON:
             lines = queries.export(services(), game, seat, query["after"])
-            return Response(stream_with_context(lines), mimetype=NDJSON)
-        if not_modified := hygiene.unchanged(game.version):
+            return Response(stream_with_context(lines), mimetype=NDJSON, headers={"Vary": LOG_VARIES})
+        if not_modified := hygiene.unchanged(game.version, vary=LOG_VARIES):
             return not_modified
         page = queries.event_page(services(), game, seat, query["after"], query["limit"])
-        return page, 200, {"ETag": hygiene.etag(game.version), "Vary": "Authorization"}
+        return page, 200, {"ETag": hygiene.etag(game.version), "Vary": LOG_VARIES}
 
 
 @blp.route("/<game_id>/events/stream")

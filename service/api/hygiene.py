@@ -43,16 +43,24 @@ def allow_origins(app: Flask, origins: tuple[str, ...]) -> None:
             expose_headers=EXPOSED_HEADERS,
             max_age=600,
             always_send=False,
+            vary_header=False,  # flask-cors adds it only for two origins or more; vary_by_origin, always
         )
+        app.after_request(vary_by_origin)
+
+
+def vary_by_origin(response: Response) -> Response:
+    """Whether an answer carries CORS headers depends on the request's Origin: a cache must keep them apart."""
+    response.vary.add("Origin")
+    return response
 
 
 def etag(version: int) -> str:
     return f'"{version}"'
 
 
-def unchanged(version: int) -> Response | None:
+def unchanged(version: int, vary: str = "Authorization") -> Response | None:
     """304 Not Modified if the caller's `If-None-Match` names this version; None to answer in full. A view
-    differs by caller, so the answer varies by `Authorization`."""
+    differs by caller, so the answer varies by `Authorization` (and by what else the full answer varies by)."""
     if request.if_none_match and request.if_none_match.contains_weak(str(version)):
-        return Response(status=304, headers={"ETag": etag(version), "Vary": "Authorization"})
+        return Response(status=304, headers={"ETag": etag(version), "Vary": vary})
     return None

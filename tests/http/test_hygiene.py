@@ -7,6 +7,7 @@ import dataclasses
 
 import pytest
 from flask import Flask
+from werkzeug.test import TestResponse
 
 from service.app import create_app
 from service.config import Config
@@ -47,6 +48,13 @@ def test_a_request_without_an_origin_gets_no_cors_headers(browser_app: Flask) ->
     response = browser_app.test_client().get("/v1/rulesets")
     assert response.status_code == 200
     assert not [name for name, _ in response.headers if name.startswith("Access-Control-")]
+    # The answer depends on Origin, so a cache must not hand this one to a browser's cross-origin call.
+    assert "Origin" in varies_by(response)
+    from_origin = browser_app.test_client().get("/v1/rulesets", headers={"Origin": ORIGIN})
+    assert "Origin" in varies_by(from_origin) and from_origin.headers["Access-Control-Allow-Origin"] == ORIGIN
+    table = ApiClient(browser_app.test_client()).create()
+    log = browser_app.test_client().get(f"/v1/games/{table.id}/events", headers={"Origin": ORIGIN})
+    assert varies_by(log) == {"Origin", "Authorization", "Accept"} and len(log.headers.getlist("Vary")) == 1
 
 
 def test_a_preflight_allows_only_the_methods_the_api_takes(browser_app: Flask) -> None:
@@ -98,6 +106,21 @@ def test_an_unchanged_event_page_and_result_are_304(api: ApiClient) -> None:
     result = api.result(table)
     again = api.http.get(f"/v1/games/{table.id}/result", headers={"If-None-Match": result.headers["ETag"]})
     assert again.status_code == 304
+
+
+def varies_by(response: TestResponse) -> set[str]:
+    return {name.strip() for name in response.headers.get("Vary", "").split(",") if name.strip()}
+
+
+@pytest.mark.parametrize("accept", ["application/json", "application/x-ndjson"])
+def test_the_log_varies_by_accept_in_both_its_representations(api: ApiClient, accept: str) -> None:
+    table = api.create(players=3, options={"first_boss": 0})
+    url, seat0 = f"/v1/games/{table.id}/events", api.auth(table, 0)
+    answer = api.http.get(url, headers={**seat0, "Accept": accept})
+    assert answer.mimetype == accept and varies_by(answer) >= {"Accept", "Authorization"}
+    tag = api.http.get(url, headers=seat0).headers["ETag"]
+    unchanged = api.http.get(url, headers={**seat0, "If-None-Match": tag})
+    assert unchanged.status_code == 304 and varies_by(unchanged) >= {"Accept", "Authorization"}
 
 
 @pytest.fixture
