@@ -9,7 +9,6 @@ import json
 import socket
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -98,7 +97,7 @@ def test_what_gunicorn_does_not_do_has_a_code_of_its_own(served: Served, header:
     assert answer.status == status and answer.problem()["code"] == code
 
 
-def test_the_refusals_count_among_the_metrics(served: Served, tmp_path: Path) -> None:
+def test_the_refusals_count_among_the_metrics(served: Served) -> None:
     send(served, get(f"/v1/games?page={DIGITS}"))
     metrics = send(served, get("/metrics")).body.decode()
     assert 'syndicate_refusals_total{code="uri_too_long"}' in metrics
