@@ -148,8 +148,10 @@ def worker(burst: bool, check: bool) -> None:
 
 def gunicorn_args(config: Config) -> list[str]:
     """gevent workers: a live feed holds its connection open, and `make bench` shows gevent serving
-    moves at a steady pace with 200 feeds open, where sync and gthread workers stall."""
-    workers = ["--workers", str(config.workers), "--worker-class", "gevent", "--worker-connections", "1000"]
+    moves at a steady pace with 200 feeds open, where sync and gthread workers stall. Ours answer gunicorn's
+    own refusals as problem+json (service/gunicorn_worker.py)."""
+    worker_class = "service.gunicorn_worker.ProblemWorker"
+    workers = ["--workers", str(config.workers), "--worker-class", worker_class, "--worker-connections", "1000"]
     settings = ["--config", "python:service.gunicorn_conf", "--graceful-timeout", str(GRACEFUL_TIMEOUT_S)]
     return [*settings, "--bind", f"{config.host}:{config.port}", *workers, "service.wsgi:app"]
 

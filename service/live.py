@@ -50,6 +50,19 @@ def serve_while(condition: Callable[[], bool]) -> None:
 KEEP_ALIVE = ": keep-alive\n\n"
 
 
+class Messages:
+    """A feed's messages as SSE blocks. The first also carries `retry:`, the reconnection delay: sent in a block
+    of its own, SSE clients report it as an empty event."""
+
+    def __init__(self) -> None:
+        self.retry_sent = False
+
+    def block(self, entry_id: str | int, kind: str, data: str) -> str:
+        retry = "" if self.retry_sent else f"retry: {RETRY_MS}\n"
+        self.retry_sent = True
+        return f"{retry}id: {entry_id}\nevent: {kind}\ndata: {data}\n\n"
+
+
 def waiting(read: Callable[[float], list[T]], more: Callable[[], bool]) -> Iterator[list[T] | None]:
     """What a live feed waits for, while `more()` and the server serves: each batch that `read(block_s)`
     gives, and None after each KEEPALIVE_S of silence (time for a keep-alive). It looks up every WAKE_S
@@ -86,7 +99,7 @@ class Feed:
 
     def __init__(self, store: EventStore, game: Game, seat: int | None, after: int) -> None:
         self.store, self.game, self.seat, self.after = store, game, seat, after
-        self.retry_sent = False
+        self.blocks = Messages()
 
     def messages(self) -> Iterator[str]:
         metrics.LIVE_FEEDS.inc()
@@ -132,6 +145,4 @@ class Feed:
         return self.message(version, "game_finished", body)
 
     def message(self, version: int, kind: str, data: dict[str, Any]) -> str:
-        retry = "" if self.retry_sent else f"retry: {RETRY_MS}\n"
-        self.retry_sent = True
-        return f"{retry}id: {version}\nevent: {kind}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+        return self.blocks.block(version, kind, json.dumps(data, separators=(",", ":")))

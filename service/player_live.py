@@ -1,9 +1,9 @@
 """A player's live feed as Server-Sent Events: the notices of projections/players.py, as they land.
 
 Each notice is one message: `id` its id in the player's feed (a client resumes with `Last-Event-ID`), `event`
-its type, `data` the notice. A feed opened without an id starts with what lands from then on. A comment
-(`: keep-alive`) is sent every KEEPALIVE_S seconds of silence; the feed ends only when the server stops (its
-client reconnects with `Last-Event-ID`).
+its type, `data` the notice; the first also carries `retry:`. A feed opened without an id starts with what
+lands from then on. A comment (`: keep-alive`) is sent every KEEPALIVE_S seconds of silence; the feed ends only
+when the server stops (its client reconnects with `Last-Event-ID`).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ def start_of(projection: PlayerProjection, player_id: str) -> str:
 class PlayerFeed:
     def __init__(self, projection: PlayerProjection, player_id: str, after: str) -> None:
         self.projection, self.player_id, self.after = projection, player_id, after
+        self.blocks = live.Messages()
 
     def messages(self) -> Iterator[str]:
         metrics.LIVE_FEEDS.inc()
@@ -37,7 +38,6 @@ class PlayerFeed:
             metrics.LIVE_FEEDS.dec()
 
     def follow(self) -> Iterator[str]:
-        yield f"retry: {live.RETRY_MS}\n\n"
         for landed in live.waiting(
             lambda block_s: self.projection.feed(self.player_id, self.after, block_s), lambda: True
         ):
@@ -47,4 +47,4 @@ class PlayerFeed:
             for entry_id, data in landed:
                 kind = msgspec.json.decode(data, type=Kind).type
                 self.after = entry_id
-                yield f"id: {entry_id}\nevent: {kind}\ndata: {data.decode()}\n\n"
+                yield self.blocks.block(entry_id, kind, data.decode())

@@ -11,6 +11,7 @@ from flask import Flask
 from games.mobsters.legality import PHASE_OF
 from games.registry import RULESETS
 from games.table import TABLE_EVENTS
+from service import gunicorn_worker
 from service.api.problems import HTTP_CODES
 
 ROOT = Path(__file__).parents[1]
@@ -25,6 +26,7 @@ def codes_in_the_code() -> set[str]:
     for path in [*ROOT.joinpath("games").rglob("*.py"), *ROOT.joinpath("service").rglob("*.py")]:
         found |= set(LITERAL_CODE.findall(path.read_text()))
     found |= {f"not_{phase}_phase" for phase in PHASE_OF.values()}  # Mobsters spells these with an f-string
+    found |= {*gunicorn_worker.CODES.values(), gunicorn_worker.MALFORMED_REQUEST}  # what gunicorn refuses
     from service import errors
 
     found |= {cls.code for cls in vars(errors).values() if isinstance(cls, type) and hasattr(cls, "code")}

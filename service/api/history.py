@@ -22,6 +22,8 @@ from service.use_cases import seat_holder, seat_of
 blp = Blueprint("history", __name__, url_prefix="/v1/games", description="Logs, time travel and audits")
 
 NDJSON = "application/x-ndjson"
+LOG_VARIES = "Authorization, Accept"
+"""The log differs by caller, and is JSON or NDJSON at one URL."""
 
 
 @blp.route("/<game_id>/events")
@@ -37,11 +39,11 @@ class EventCollection(MethodView):
         game, seat = queries.caller(services(), game_id, bearer_token())
         if request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON:
             lines = queries.export(services(), game, seat, query["after"])
-            return Response(stream_with_context(lines), mimetype=NDJSON)
-        if not_modified := hygiene.unchanged(game.version):
+            return Response(stream_with_context(lines), mimetype=NDJSON, headers={"Vary": LOG_VARIES})
+        if not_modified := hygiene.unchanged(game.version, vary=LOG_VARIES):
             return not_modified
         page = queries.event_page(services(), game, seat, query["after"], query["limit"])
-        return page, 200, {"ETag": hygiene.etag(game.version), "Vary": "Authorization"}
+        return page, 200, {"ETag": hygiene.etag(game.version), "Vary": LOG_VARIES}
 
 
 @blp.route("/<game_id>/events/stream", parameters=[LAST_EVENT_ID])
@@ -58,11 +60,13 @@ class EventStream(MethodView):
     def get(self, query: dict[str, Any], game_id: str) -> Any:
         """The log live, as Server-Sent Events; resumes after `Last-Event-ID`; a ticket opens a seat's feed"""
         game = services().repository.get(game_id)
-        seat = feed_seat(game, query.get("ticket"))
         last = request.headers.get("Last-Event-ID")
         after = header_integer("Last-Event-ID", last) if last is not None else query.get("after", 0)
+        # Before the ticket: a finished game is public, and an EventSource back with its spent ticket after
+        # the feed closed must hear 204 to stop.
         if nothing_left(game, after):
             return Response(status=204)
+        seat = feed_seat(game, query.get("ticket"))
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         body = stream_with_context(Feed(services().repository.store, game, seat, after).messages())
         return Response(body, mimetype="text/event-stream", headers=headers)

@@ -6,6 +6,8 @@ from __future__ import annotations
 from flask import Flask, Response, request
 from flask_cors import CORS
 
+ALLOWED_METHODS = ["GET", "HEAD", "POST", "DELETE", "OPTIONS"]
+"""The methods the API's routes take (flask-cors would offer PUT and PATCH too)."""
 ALLOWED_HEADERS = [
     "Authorization",
     "Content-Type",
@@ -30,18 +32,35 @@ EXPOSED_HEADERS = [
 
 def allow_origins(app: Flask, origins: tuple[str, ...]) -> None:
     """Browsers on these origins may call the API (none unless configured). No cookies are involved: a page
-    authenticates with a bearer token, and opens a seat's live feed with a stream ticket."""
+    authenticates with a bearer token, and opens a seat's live feed with a stream ticket. A request with no
+    `Origin` (not a browser's cross-origin call) gets no CORS headers."""
     if origins:
-        CORS(app, origins=list(origins), allow_headers=ALLOWED_HEADERS, expose_headers=EXPOSED_HEADERS, max_age=600)
+        CORS(
+            app,
+            origins=list(origins),
+            methods=ALLOWED_METHODS,
+            allow_headers=ALLOWED_HEADERS,
+            expose_headers=EXPOSED_HEADERS,
+            max_age=600,
+            always_send=False,
+            vary_header=False,  # flask-cors adds it only for two origins or more; vary_by_origin, always
+        )
+        app.after_request(vary_by_origin)
+
+
+def vary_by_origin(response: Response) -> Response:
+    """Whether an answer carries CORS headers depends on the request's Origin: a cache must keep them apart."""
+    response.vary.add("Origin")
+    return response
 
 
 def etag(version: int) -> str:
     return f'"{version}"'
 
 
-def unchanged(version: int) -> Response | None:
+def unchanged(version: int, vary: str = "Authorization") -> Response | None:
     """304 Not Modified if the caller's `If-None-Match` names this version; None to answer in full. A view
-    differs by caller, so the answer varies by `Authorization`."""
+    differs by caller, so the answer varies by `Authorization` (and by what else the full answer varies by)."""
     if request.if_none_match and request.if_none_match.contains_weak(str(version)):
-        return Response(status=304, headers={"ETag": etag(version), "Vary": "Authorization"})
+        return Response(status=304, headers={"ETag": etag(version), "Vary": vary})
     return None

@@ -1,7 +1,8 @@
 """What comes in: a body parsed once and strictly, and integers bounded before they reach Redis or a clock.
 
 A body is refused (400 `malformed_json`) if it is not JSON, not valid UTF-8, holds a lone surrogate, or
-nests deeper than any request needs; a body longer than MAX_BODY_BYTES is refused (413) before it is read.
+nests deeper than any request needs; a body longer than MAX_BODY_BYTES is refused (413) before it is read (one
+sent chunked, once it is read that far).
 """
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ import flask_smorest
 import msgspec
 from flask import Flask, request
 from flask.json.provider import DefaultJSONProvider
+from marshmallow import Schema, ValidationError, fields
 from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
+from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.routing import IntegerConverter
 
 from service.errors import InvalidRequestError, MalformedJSONError, UnsupportedMediaTypeError
@@ -30,6 +33,9 @@ MAX_INT = 2**53 - 1
 
 INTEGER = re.compile(r"[0-9]{1,15}")
 """An integer in a header: ASCII digits only (not `²`), few enough to stay below MAX_INT."""
+
+DIGITS = re.compile(r"[0-9]+")
+"""An integer in a query: ASCII digits only; its schema bounds it."""
 
 
 def strict_loads(data: str | bytes) -> Any:
@@ -74,30 +80,49 @@ class StrictJSONProvider(DefaultJSONProvider):
         return strict_loads(s)
 
 
-class BodyParser(FlaskParser):
-    """webargs reads the body Flask already parsed, instead of parsing it a second time, leniently."""
+class ArgumentsParser(FlaskParser):
+    """webargs, reading the body Flask already parsed (instead of parsing it a second time, leniently), and an
+    integer in a query as ASCII digits only: marshmallow's int() also reads other scripts' digits (fullwidth,
+    Arabic-Indic), `+1`, `1_0` and ` 1`."""
 
     def _raw_load_json(self, req: Any) -> Any:
         if not is_json_request(req):
             return core.missing
         return req.get_json()
 
+    def load_querystring(self, req: Any, schema: Schema) -> Any:
+        for name, field in schema.fields.items():
+            key = field.data_key or name
+            if isinstance(field, fields.Integer) and not all(DIGITS.fullmatch(v) for v in req.args.getlist(key)):
+                raise ValidationError({key: ["an integer in a query is written in ASCII digits, 0 to 9"]})
+        return super().load_querystring(req, schema)
+
 
 class Blueprint(flask_smorest.Blueprint):
-    """flask-smorest's Blueprint, with our body parser."""
+    """flask-smorest's Blueprint, with our arguments parser (for pagination too)."""
 
-    ARGUMENTS_PARSER = BodyParser()
+    ARGUMENTS_PARSER = PAGINATION_ARGUMENTS_PARSER = ArgumentsParser()
 
     def arguments(self, schema: Any, *args: Any, **kwargs: Any) -> Any:
         """As flask-smorest's, but a schema given as a class is made once, not once per request (webargs)."""
         return super().arguments(schema() if isinstance(schema, type) else schema, *args, **kwargs)
 
 
+def refuse_oversized_stream() -> None:
+    """A body sent without Content-Length (chunked) is read by Werkzeug up to MAX_BODY_BYTES, where it stops
+    without a word: one that fills the limit is looked past, and refused (413) if it goes on."""
+    filled = request.content_length is None and len(request.get_data(cache=True)) >= MAX_BODY_BYTES
+    if filled and request.environ["wsgi.input"].read(1):
+        raise RequestEntityTooLarge()
+
+
 def require_json_body() -> None:
-    """A POST's body, if it has one, must be JSON sent as `application/json` (else 415); null or broken is a
-    400. A POST without a body (a ticket, say) needs none; one whose route needs a body is then a 422."""
+    """A POST's body, if it has one, must be JSON sent as `application/json` (else 415), at most
+    MAX_BODY_BYTES long however it is sent (else 413); null or broken is a 400. A POST without a body (a
+    ticket, say) needs none; one whose route needs a body is then a 422."""
     if request.method != "POST" or (not request.content_length and not request.content_type):
         return
+    refuse_oversized_stream()
     if not request.is_json:
         raise UnsupportedMediaTypeError("send the request body as JSON, with Content-Type: application/json")
     if request.get_json() is None:

@@ -136,15 +136,25 @@ class MyEventStream(MethodView):
     def get(self, query: dict[str, Any]) -> Any:
         """Everything that concerns the caller in all its games, live (Server-Sent Events); resumable"""
         player_id = feed_player(query.get("ticket"))
-        last = request.headers.get("Last-Event-ID", query.get("after"))
-        if last is not None and last != "0" and not STREAM_ID.fullmatch(last):
-            raise InvalidRequestError("Last-Event-ID is the id of a notice, like 1733050000000-0", "invalid_header")
+        last = resumed_after(query.get("after"))
         projection = services().projections
         assert projection is not None
         after = last or start_of(projection.players, player_id)
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         body = stream_with_context(PlayerFeed(projection.players, player_id, after).messages())
         return Response(body, mimetype="text/event-stream", headers=headers)
+
+
+def resumed_after(after: str | None) -> str | None:
+    """The notice a feed resumes after: `Last-Event-ID`, else `?after=` (`0`: before every notice kept); a
+    malformed one is refused naming what was sent."""
+    header = request.headers.get("Last-Event-ID")
+    last = header if header is not None else after
+    if last is None or last == "0" or STREAM_ID.fullmatch(last):
+        return last
+    if header is not None:
+        raise InvalidRequestError("Last-Event-ID is the id of a notice, like 1733050000000-0", "invalid_header")
+    raise InvalidRequestError("after is the id of a notice, like 1733050000000-0, or 0 for every notice kept")
 
 
 def feed_player(ticket: str | None) -> str:

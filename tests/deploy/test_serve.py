@@ -4,73 +4,25 @@ open, ending the feed cleanly so that its client can resume with Last-Event-ID."
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
 import requests
 
 from service.cli import GRACEFUL_TIMEOUT_S
-from service.redis_server import RedisServer, free_port
 from tests.client import metric_value
+from tests.deploy.conftest import Served
 from tests.deploy.test_container import DOCKER_STOP_WAIT_S
 from tests.waiting import wait_for
 
 SEATS = [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cat"}]
-
-
-@dataclass
-class Served:
-    url: str
-    process: subprocess.Popen[bytes]
-    log: Path
-
-    def lines(self) -> list[dict[str, Any]]:
-        """The log's lines, each a JSON object (a stray line, a warning say, is left out)."""
-        return [json.loads(line) for line in self.log.read_text().splitlines() if line.startswith("{")]
-
-
-@pytest.fixture
-def serve(redis_server: RedisServer, redis_client, tmp_path: Path) -> Iterator[Callable[..., Served]]:
-    started: list[subprocess.Popen[bytes]] = []
-
-    def start(workers: int = 1) -> Served:
-        port = free_port()
-        env = {k: v for k, v in os.environ.items() if k != "PROMETHEUS_MULTIPROC_DIR"}
-        env |= {"REDIS_URL": redis_server.url, "SYNDICATE_HOST": "127.0.0.1", "SYNDICATE_PORT": str(port),
-                "SYNDICATE_WEB_WORKERS": str(workers), "SYNDICATE_RATE_LIMIT": "100000 per minute"}  # fmt: skip
-        log = tmp_path / f"serve-{port}.log"
-        with log.open("wb") as out:
-            args = [sys.executable, "-m", "service.cli", "serve"]
-            process = subprocess.Popen(args, env=env, cwd=tmp_path, stdout=out, stderr=subprocess.STDOUT)
-        started.append(process)
-        served = Served(f"http://127.0.0.1:{port}", process, log)
-
-        def up() -> bool:
-            assert process.poll() is None, "syndicate serve stopped:\n" + log.read_text()
-            booted = [line for line in served.lines() if line["message"].startswith("Booting worker")]
-            return len(booted) == workers and requests.get(f"{served.url}/livez", timeout=2).ok
-
-        wait_for(up, f"syndicate serve with {workers} workers")
-        return served
-
-    yield start
-    for process in started:  # stopped as `docker stop` would: gunicorn removes the metrics directory it made
-        process.terminate()
-        try:
-            process.wait(timeout=GRACEFUL_TIMEOUT_S + 5)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 def counter(url: str, name: str, **labels: str) -> float:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from urllib.parse import quote
 
 import pytest
 import redis
@@ -165,6 +166,23 @@ def test_a_lobby_page_past_the_end_is_empty(api: ApiClient, table: Table, page: 
 
 def test_a_huge_lobby_page_number_is_422(api: ApiClient) -> None:
     assert_problem(api.http.get(f"/v1/games?page={HUGE}"), 422, "invalid_request")
+
+
+QUERY_INTEGERS = [
+    "/v1/games/{game}/events?after={n}",
+    "/v1/games/{game}/events?limit={n}",
+    "/v1/games/{game}/events/stream?after={n}",
+    "/v1/games?page={n}",
+    "/v1/games?page_size={n}",
+    "/v1/leaderboard?ruleset=twelve-gangsters&page={n}",
+]
+
+
+@pytest.mark.parametrize("number", ["\uff11", "٣", "+1", "1_0", " 1", "1 "])  # int() reads each (\uff11: fullwidth 1)
+@pytest.mark.parametrize("url", QUERY_INTEGERS)
+def test_an_integer_in_a_query_is_ascii_digits_or_422(api: ApiClient, table: Table, url: str, number: str) -> None:
+    response = api.http.get(url.format(game=table.id, n=quote(number)))
+    assert "digits" in assert_problem(response, 422, "invalid_request")["detail"]
 
 
 @pytest.mark.parametrize("version", [HUGE, BEYOND_REDIS, "²"])

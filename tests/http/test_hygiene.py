@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 from flask import Flask
+from werkzeug.test import TestResponse
 
 from service.app import create_app
 from service.config import DEFAULT_RATE_LIMIT, Config
@@ -44,6 +45,29 @@ def test_a_preflight_for_a_move_allows_its_headers(browser_app: Flask) -> None:
     assert response.headers["Access-Control-Allow-Origin"] == ORIGIN
     allowed = response.headers["Access-Control-Allow-Headers"].lower()
     assert all(h in allowed for h in ("authorization", "content-type", "if-match", "idempotency-key"))
+
+
+def test_a_request_without_an_origin_gets_no_cors_headers(browser_app: Flask) -> None:
+    response = browser_app.test_client().get("/v1/rulesets")
+    assert response.status_code == 200
+    assert not [name for name, _ in response.headers if name.startswith("Access-Control-")]
+    # The answer depends on Origin, so a cache must not hand this one to a browser's cross-origin call.
+    assert "Origin" in varies_by(response)
+    from_origin = browser_app.test_client().get("/v1/rulesets", headers={"Origin": ORIGIN})
+    assert "Origin" in varies_by(from_origin) and from_origin.headers["Access-Control-Allow-Origin"] == ORIGIN
+    table = ApiClient(browser_app.test_client()).create()
+    log = browser_app.test_client().get(f"/v1/games/{table.id}/events", headers={"Origin": ORIGIN})
+    assert varies_by(log) == {"Origin", "Authorization", "Accept"} and len(log.headers.getlist("Vary")) == 1
+
+
+def test_a_preflight_allows_only_the_methods_the_api_takes(browser_app: Flask) -> None:
+    response = browser_app.test_client().options(
+        "/v1/players/me/tokens/0123", headers={"Origin": ORIGIN, "Access-Control-Request-Method": "DELETE"}
+    )
+    allowed = {m.strip() for m in response.headers["Access-Control-Allow-Methods"].split(",")}
+    assert allowed == {"GET", "HEAD", "POST", "DELETE", "OPTIONS"}
+    taken = {m for rule in browser_app.url_map.iter_rules() for m in rule.methods or ()}
+    assert taken == allowed
 
 
 def test_another_origin_and_the_default_app_get_no_cors_headers(browser_app: Flask, app: Flask) -> None:
@@ -85,6 +109,21 @@ def test_an_unchanged_event_page_and_result_are_304(api: ApiClient) -> None:
     result = api.result(table)
     again = api.http.get(f"/v1/games/{table.id}/result", headers={"If-None-Match": result.headers["ETag"]})
     assert again.status_code == 304
+
+
+def varies_by(response: TestResponse) -> set[str]:
+    return {name.strip() for name in response.headers.get("Vary", "").split(",") if name.strip()}
+
+
+@pytest.mark.parametrize("accept", ["application/json", "application/x-ndjson"])
+def test_the_log_varies_by_accept_in_both_its_representations(api: ApiClient, accept: str) -> None:
+    table = api.create(players=3, options={"first_boss": 0})
+    url, seat0 = f"/v1/games/{table.id}/events", api.auth(table, 0)
+    answer = api.http.get(url, headers={**seat0, "Accept": accept})
+    assert answer.mimetype == accept and varies_by(answer) >= {"Accept", "Authorization"}
+    tag = api.http.get(url, headers=seat0).headers["ETag"]
+    unchanged = api.http.get(url, headers={**seat0, "If-None-Match": tag})
+    assert unchanged.status_code == 304 and varies_by(unchanged) >= {"Accept", "Authorization"}
 
 
 @pytest.fixture

@@ -172,6 +172,21 @@ def test_a_ticket_opens_the_seats_own_feed_once(api: ApiClient, house: House, li
     assert again.status_code == 401 and again.json()["code"] == "invalid_ticket"
 
 
+def test_an_eventsource_back_with_its_spent_ticket_after_the_end_gets_204(
+    api: ApiClient, house: House, live_url: str
+) -> None:
+    table = play_shared_victory(api)
+    house.tally(table.id)
+    issued = ticket_for(api, table, 1)
+    with requests.get(f"{live_url}{issued['stream']}", stream=True, timeout=30) as response:
+        last = [m["id"] for m in messages(response) if "id" in m][-1]
+    # The feed closed after the tally; EventSource reconnects at once, with the same URL and the last id.
+    again = requests.get(f"{live_url}{issued['stream']}", headers={"Last-Event-ID": last}, timeout=10)
+    assert again.status_code == 204, again.text
+    resumed_early = requests.get(f"{live_url}{issued['stream']}", headers={"Last-Event-ID": "1"}, timeout=10)
+    assert resumed_early.status_code == 401 and resumed_early.json()["code"] == "invalid_ticket"
+
+
 def test_a_ticket_is_refused_when_expired_for_another_game_or_beside_a_token(
     api: ApiClient, app: Flask, live_url: str
 ) -> None:

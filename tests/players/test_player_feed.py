@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from werkzeug.test import TestResponse
 
+from service.live import RETRY_MS
 from tests.client import ApiClient, assert_problem
 from tests.players.helpers import bearer, create, join, play_first_legal
 
@@ -71,7 +72,10 @@ def test_a_feed_needs_a_player_and_a_well_formed_id(api: ApiClient) -> None:
     ann = api.register("Ann")
     assert_problem(api.http.get("/v1/players/me/events/stream"), 401, "invalid_token")
     bad = api.http.get("/v1/players/me/events/stream", headers={**bearer(ann), "Last-Event-ID": "12"})
-    assert_problem(bad, 422, "invalid_header")
+    assert "Last-Event-ID" in assert_problem(bad, 422, "invalid_header")["detail"]
+    bad = api.http.get("/v1/players/me/events/stream?after=12", headers=bearer(ann))
+    detail = assert_problem(bad, 422, "invalid_request")["detail"]
+    assert "after" in detail and "Last-Event-ID" not in detail
     ticket = api.http.post("/v1/players/me/stream-tickets", headers=bearer(ann)).json["ticket"]
     both = api.http.get(f"/v1/players/me/events/stream?ticket={ticket}", headers=bearer(ann))
     assert_problem(both, 422, "invalid_request")
@@ -101,4 +105,38 @@ def test_a_players_feed_ends_when_the_server_stops(redis_client, monkeypatch) ->
     serving = iter([True, False])
     monkeypatch.setattr(live, "serving", lambda: next(serving, False))
     messages = list(PlayerFeed(PlayerProjection(redis_client), "0123456789abcdef", "0").messages())
-    assert messages == [f"retry: {live.RETRY_MS}\n\n"]  # one look (nothing landed), then the end
+    assert messages == []  # one look (nothing landed), then the end: no bare `retry:` block
+
+
+def first_block(response: TestResponse) -> str:
+    """The feed's first block, whatever it holds; then it is closed."""
+    buffer = ""
+    for chunk in response.response:
+        buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
+        if "\n\n" in buffer:
+            break
+    response.close()
+    return buffer.split("\n\n", 1)[0]
+
+
+def test_retry_rides_on_the_first_notice_never_alone(api: ApiClient) -> None:
+    ann = api.register("Ann")
+    create(api, ann, [{"player": "me"}, {"open": True}, {"open": True}])
+    block = first_block(api.http.get("/v1/players/me/events/stream?after=0", headers=bearer(ann)))
+    assert block.startswith(f"retry: {RETRY_MS}\nid: ") and "\nevent: seated\ndata: {" in block
+
+
+def test_retry_waits_for_the_first_notice_when_a_keep_alive_comes_first(redis_client, monkeypatch) -> None:
+    from projections.players import PlayerProjection
+    from service import live
+    from service.player_live import PlayerFeed
+
+    monkeypatch.setattr(live, "KEEPALIVE_S", 0.2)
+    projection = PlayerProjection(redis_client)
+    feed = PlayerFeed(projection, "p0", "0").messages()
+    assert next(feed) == live.KEEP_ALIVE
+    projection.tell([("p0", "g:1:seated", {"type": "seated", "game_id": "g"})], "2026-12-01T00:00:00.000Z")
+    assert next(feed).startswith(f"retry: {RETRY_MS}\nid: ")
+    projection.tell([("p0", "g:2:game_started", {"type": "game_started", "game_id": "g"})], "2026-12-01T00:00:01.000Z")
+    assert next(feed).startswith("id: ")
+    feed.close()

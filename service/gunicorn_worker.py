@@ -1,0 +1,79 @@
+"""gunicorn's gevent worker, answering what gunicorn itself refuses as the app answers every refusal:
+`application/problem+json` with a stable `code`, instead of gunicorn's HTML page.
+
+gunicorn refuses a request before the app sees it when its request line or headers are over gunicorn's limits
+or are not HTTP (raw non-ASCII bytes in a query, a header line without a colon). gunicorn still decides the
+status and logs the refusal; only the answer's body changes.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from gunicorn import util
+from gunicorn.http.errors import ExpectationFailed, LimitRequestHeaders, LimitRequestLine, UnsupportedTransferCoding
+from gunicorn.workers.ggevent import GeventWorker
+
+CODES = {
+    LimitRequestLine: "uri_too_long",
+    LimitRequestHeaders: "header_too_large",
+    UnsupportedTransferCoding: "unsupported_transfer_coding",
+    ExpectationFailed: "expectation_failed",
+}
+"""The `code` of each refusal of gunicorn's that has one of its own; any other is MALFORMED_REQUEST (a 4xx)
+or `internal_error` (a 5xx: a fault of the service)."""
+MALFORMED_REQUEST = "malformed_request"
+
+MAX_DETAIL = 200
+"""gunicorn's message may quote the request line or a header: a refusal never echoes more than this of it."""
+
+
+class StatusLine:
+    """Stands in for the client's socket while gunicorn's own handle_error writes its HTML answer: it keeps the
+    status line gunicorn chose, and sends nothing."""
+
+    def __init__(self) -> None:
+        self.written = b""
+
+    def gettimeout(self) -> float:
+        return 0.0  # non-blocking already: gunicorn's write_nonblock writes at once
+
+    def sendall(self, data: bytes) -> None:
+        self.written += data
+
+    def status(self) -> tuple[int, str]:
+        _, status, reason = self.written.split(b"\r\n", 1)[0].decode("latin-1").split(" ", 2)
+        return int(status), reason
+
+
+def code_of(error: BaseException, status: int) -> str:
+    for kind, code in CODES.items():
+        if isinstance(error, kind):
+            return code
+    return "internal_error" if status >= 500 else MALFORMED_REQUEST
+
+
+def problem_answer(status: int, reason: str, code: str, detail: str) -> bytes:
+    body = json.dumps({"type": "about:blank", "title": reason, "status": status, "detail": detail, "code": code})
+    head = (
+        f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\nContent-Type: application/problem+json\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n"
+    )
+    return (head + body).encode("latin-1")
+
+
+class ProblemWorker(GeventWorker):
+    def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
+        chosen = StatusLine()
+        super().handle_error(req, chosen, addr, exc)  # gunicorn logs the refusal and picks its status
+        status, reason = chosen.status()
+        code = code_of(exc, status)
+        detail = (str(exc) or reason)[:MAX_DETAIL] if status < 500 else "the server failed to handle the request"
+        from service import metrics  # here, in the worker: not in gunicorn's master, which loads this class
+
+        metrics.REFUSALS.labels(code).inc()
+        try:
+            util.write_nonblock(client, problem_answer(status, reason, code, detail))
+        except Exception:  # the client is gone: nothing to tell it
+            self.log.debug("Failed to send error message.")
