@@ -48,6 +48,9 @@ def serve_while(condition: Callable[[], bool]) -> None:
 
 
 KEEP_ALIVE = ": keep-alive\n\n"
+OPEN = ""
+"""A feed's first chunk: empty, so nothing an SSE client reads, but the server sends the status and headers with
+it, at once: a feed with nothing to send yet is open all the same (not a request waiting for its answer)."""
 
 
 class Messages:
@@ -104,6 +107,7 @@ class Feed:
     def messages(self) -> Iterator[str]:
         metrics.LIVE_FEEDS.inc()
         try:
+            yield OPEN
             yield from self.follow()
         finally:  # also when the client goes away: the server closes the generator
             metrics.LIVE_FEEDS.dec()

@@ -33,6 +33,7 @@ class PlayerFeed:
     def messages(self) -> Iterator[str]:
         metrics.LIVE_FEEDS.inc()
         try:
+            yield live.OPEN
             yield from self.follow()
         finally:  # also when the client goes away: the server closes the generator
             metrics.LIVE_FEEDS.dec()

@@ -225,3 +225,12 @@ def test_the_live_feeds_example_messages_fit_their_schemas() -> None:
         validator = jsonschema_rs.validator_for({**root, "$ref": f"#/components/schemas/{schema}"})
         assert validator.is_valid(json.loads(fields["data"])), message
     assert {"game_finished", "game_tallied"} <= kinds
+
+
+def test_every_live_feed_example_is_messages_each_with_an_event_and_retry_on_the_first() -> None:
+    doc = document()
+    for path in ("/v1/games/{game_id}/events/stream", "/v1/players/me/events/stream"):
+        example = doc["paths"][path]["get"]["responses"]["200"]["content"]["text/event-stream"]["example"]
+        messages = [dict(line.split(": ", 1) for line in m.splitlines()) for m in example.strip().split("\n\n")]
+        assert all({"id", "event", "data"} <= set(fields) for fields in messages), path  # no bare `retry:` block
+        assert "retry" in messages[0] and not any("retry" in fields for fields in messages[1:]), path

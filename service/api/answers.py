@@ -31,7 +31,7 @@ from projections.players import notices
 from projections.views import SPECTATOR_FIELD
 from service import metrics, queries, use_cases
 from service.api import rulesets
-from service.live import RETRY_MS, Feed
+from service.live import Feed, Messages
 from service.services import Services
 from service.use_cases import Saved
 
@@ -193,7 +193,7 @@ def player_answers() -> dict[str, Any]:
     registered = {k: player[k] for k in ("player_id", "name", "created_at")} | token
     seated = played()["notice"]
     entry_id = f"{int(datetime.fromisoformat(seated['at']).timestamp() * 1000)}-0"  # as Redis numbers it
-    notices = f"retry: {RETRY_MS}\n\nid: {entry_id}\nevent: {seated['type']}\ndata: {json(seated)}\n\n"
+    notices = Messages().block(entry_id, seated["type"], json(seated))  # as service/player_live.py writes it
     return {
         "registerPlayer": {201: {JSON: registered}},
         "getPlayer": {200: {JSON: player}},

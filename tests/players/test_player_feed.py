@@ -105,7 +105,7 @@ def test_a_players_feed_ends_when_the_server_stops(redis_client, monkeypatch) ->
     serving = iter([True, False])
     monkeypatch.setattr(live, "serving", lambda: next(serving, False))
     messages = list(PlayerFeed(PlayerProjection(redis_client), "0123456789abcdef", "0").messages())
-    assert messages == []  # one look (nothing landed), then the end: no bare `retry:` block
+    assert messages == [live.OPEN]  # one look (nothing landed), then the end: no bare `retry:` block
 
 
 def first_block(response: TestResponse) -> str:
@@ -134,6 +134,7 @@ def test_retry_waits_for_the_first_notice_when_a_keep_alive_comes_first(redis_cl
     monkeypatch.setattr(live, "KEEPALIVE_S", 0.2)
     projection = PlayerProjection(redis_client)
     feed = PlayerFeed(projection, "p0", "0").messages()
+    assert next(feed) == live.OPEN
     assert next(feed) == live.KEEP_ALIVE
     projection.tell([("p0", "g:1:seated", {"type": "seated", "game_id": "g"})], "2026-12-01T00:00:00.000Z")
     assert next(feed).startswith(f"retry: {RETRY_MS}\nid: ")
