@@ -86,8 +86,8 @@ class ArgumentsParser(FlaskParser):
     Arabic-Indic), `+1`, `1_0` and ` 1`."""
 
     def _raw_load_json(self, req: Any) -> Any:
-        if not is_json_request(req):
-            return core.missing
+        if not is_json_request(req) or not has_body():
+            return core.missing  # the schema says what is missing (422)
         return req.get_json()
 
     def load_querystring(self, req: Any, schema: Schema) -> Any:
@@ -116,13 +116,21 @@ def refuse_oversized_stream() -> None:
         raise RequestEntityTooLarge()
 
 
+def has_body() -> bool:
+    """Whether the request carries a body: an empty one is none, whatever its Content-Type says (some clients
+    send `Content-Type: application/json` on every request)."""
+    if request.content_length is not None:
+        return request.content_length > 0
+    refuse_oversized_stream()
+    return bool(request.get_data(cache=True))
+
+
 def require_json_body() -> None:
     """A POST's body, if it has one, must be JSON sent as `application/json` (else 415), at most
     MAX_BODY_BYTES long however it is sent (else 413); null or broken is a 400. A POST without a body (a
     ticket, say) needs none; one whose route needs a body is then a 422."""
-    if request.method != "POST" or (not request.content_length and not request.content_type):
+    if request.method != "POST" or not has_body():
         return
-    refuse_oversized_stream()
     if not request.is_json:
         raise UnsupportedMediaTypeError("send the request body as JSON, with Content-Type: application/json")
     if request.get_json() is None:

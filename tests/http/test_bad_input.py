@@ -189,3 +189,19 @@ def test_an_integer_in_a_query_is_ascii_digits_or_422(api: ApiClient, table: Tab
 def test_a_time_travel_version_that_is_no_version_is_404(api: ApiClient, table: Table, version: str) -> None:
     response = api.http.get(f"/v1/games/{table.id}/states/{version}")
     assert response.status_code == 404 and response.mimetype == "application/problem+json"
+
+
+@pytest.mark.parametrize(
+    "headers", [{"Content-Type": "application/json"}, {"Content-Type": "application/json", "Content-Length": "0"}]
+)
+def test_an_empty_body_sent_as_json_is_no_body(api: ApiClient, table: Table, headers: dict[str, str]) -> None:
+    # Some clients set a JSON content type on every request: a POST that takes no body must not refuse them.
+    response = api.http.post(
+        f"/v1/games/{table.id}/stream-tickets", data=b"", headers={**api.auth(table, 0), **headers}
+    )
+    assert response.status_code == 201, response.json
+    resigned = api.http.post(f"/v1/games/{table.id}/resign", data=b"", headers={**api.auth(table, 1), **headers})
+    assert resigned.status_code == 200, resigned.json
+    # A route that needs a body says what is missing, as it does for a request with no body at all.
+    assert_problem(api.http.post("/v1/games", data=b"", headers=headers), 422, "invalid_request")
+    assert_problem(api.http.post("/v1/games"), 422, "invalid_request")
