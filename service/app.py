@@ -60,5 +60,5 @@ def create_app(config: Config | None = None, services: Services | None = None, *
     document_games(api)
     app.register_blueprint(docs.assets)
     app.register_blueprint(web.blueprint)
-    hygiene.allow_origins(app, config.cors_origins)
+    hygiene.install(app, config.cors_origins)
     return app

@@ -48,6 +48,25 @@ def allow_origins(app: Flask, origins: tuple[str, ...]) -> None:
         app.after_request(vary_by_origin)
 
 
+def install(app: Flask, origins: tuple[str, ...]) -> None:
+    """The manners of every answer: CORS for the configured origins, and honest headers (below)."""
+    allow_origins(app, origins)
+    app.after_request(honest_headers)
+
+
+def honest_headers(response: Response) -> Response:
+    """An API answer may depend on who asks (a seat's view, a player's games): it varies by `Authorization`
+    for any cache. An answer without a body (204, 304, a preflight) claims no Content-Type."""
+    if request.path.startswith("/v1/"):
+        response.vary.add("Authorization")
+    empty = response.status_code in (204, 304) or (
+        request.method == "OPTIONS" and not response.is_streamed and not response.get_data()
+    )
+    if empty:
+        response.headers.pop("Content-Type", None)
+    return response
+
+
 def vary_by_origin(response: Response) -> Response:
     """Whether an answer carries CORS headers depends on the request's Origin: a cache must keep them apart."""
     response.vary.add("Origin")

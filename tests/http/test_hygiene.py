@@ -160,3 +160,29 @@ def test_the_document_tells_a_429_as_the_service_sends_it(config: Config) -> Non
     assert {k: v for k, v in example.items() if k != "detail"} == {k: v for k, v in body.items() if k != "detail"}
     sent = {h for h, _ in refused.headers if h.startswith("RateLimit-") or h in ("Retry-After", "X-Request-ID")}
     assert set(documented["headers"]) == sent
+
+
+def test_every_answer_that_depends_on_the_caller_varies_by_authorization(api: ApiClient) -> None:
+    token = api.register("Vera")
+    table = api.create(players=3, options={"first_boss": 0})
+    api.play(table, 0, 7)
+    seat, player = api.auth(table, 0), {"Authorization": f"Bearer {token}"}
+    for path, headers in [
+        (f"/v1/games/{table.id}/states/4", seat),
+        ("/v1/players/me", player),
+        ("/v1/players/me/games", player),
+        (f"/v1/games/{table.id}", seat),
+    ]:
+        answer = api.http.get(path, headers=headers)
+        assert answer.status_code == 200 and "Authorization" in answer.vary, path
+
+
+def test_an_answer_with_no_body_claims_no_content_type(api: ApiClient) -> None:
+    table = api.create(seats=[{"name": "Ann"}, {"open": True}, {"open": True}])
+    version = api.game(table)["version"]
+    not_modified = api.http.get(f"/v1/games/{table.id}", headers={"If-None-Match": f'"{version}"'})
+    assert api.http.post(f"/v1/games/{table.id}/abort", headers=api.auth(table, 0)).status_code == 200
+    with api.http.get(f"/v1/games/{table.id}/events/stream", headers={"Last-Event-ID": "99"}) as ended:
+        assert ended.status_code == 204
+        assert "Content-Type" not in ended.headers
+    assert not_modified.status_code == 304 and "Content-Type" not in not_modified.headers
