@@ -92,6 +92,16 @@ def player_of(services: Services, token: str | None) -> Player | None:
     return players.authenticate(services, token) if token is not None and players.is_player_token(token) else None
 
 
+def account_of(services: Services, token: str | None) -> Player | None:
+    """The player a new game or a join acts for: None without a token. These take only a live player token
+    (a seat token belongs to its own game): any other is 401 `invalid_token`, never ignored."""
+    if token is None:
+        return None
+    if not players.is_player_token(token):
+        raise InvalidTokenError("only a player token creates or joins a game as someone")
+    return players.authenticate(services, token)
+
+
 def save(
     services: Services,
     decision: Decision,

@@ -54,7 +54,7 @@ class GameCollection(MethodView):
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
     def post(self, body: dict[str, Any]) -> Any:
         """Create a game; anonymous human seats get their tokens, once; `{"player": "me"}` seats the caller"""
-        creator = use_cases.player_of(services(), bearer_token())
+        creator = use_cases.account_of(services(), bearer_token())
         saved, handed = use_cases.create_game(
             services(), body["ruleset"], body["seats"], body["options"], body.get("seed"), creator
         )
@@ -84,7 +84,7 @@ class JoinResource(MethodView):
     def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Take the first open seat, by name or as the player of a player token; the game starts when no seat
         is open"""
-        player = use_cases.player_of(services(), bearer_token())
+        player = use_cases.account_of(services(), bearer_token())
         saved, seat, token = use_cases.join_game(services(), game_id, body.get("name"), player)
         answer = {"seat": seat, **({"token": token} if token else {}), "game": msgspec.Raw(saved.views[str(seat)])}
         return json_answer(msgspec.json.encode(answer), 201, **etag(saved))

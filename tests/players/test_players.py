@@ -119,6 +119,18 @@ def test_a_player_seat_needs_a_player_token_and_is_taken_once(api: ApiClient) ->
     assert_problem(api.http.post(f"/v1/games/{table.id}/join", json={}, headers=bearer(ann)), 409, "already_seated")
 
 
+def test_creating_or_joining_with_a_token_that_is_no_live_player_token_is_401(api: ApiClient) -> None:
+    # A wrong token is an error, never ignored: the caller meant to act as someone.
+    anonymous = {"ruleset": "twelve-gangsters", "seats": [{"name": "A"}, {"open": True}, {"name": "C"}]}
+    other = api.create(players=3)
+    waiting = api.create(seats=[{"name": "A"}, {"open": True}, {"open": True}])
+    for wrong in ("bogus", "a.b.c", other.tokens[0]):  # nonsense, a forged player token, another game's seat token
+        assert_problem(api.http.post("/v1/games", json=anonymous, headers=bearer(wrong)), 401, "invalid_token")
+        joined = api.http.post(f"/v1/games/{waiting.id}/join", json={"name": "B"}, headers=bearer(wrong))
+        assert_problem(joined, 401, "invalid_token")
+    assert api.game(waiting)["version"] == waiting.body["version"]  # nothing changed
+
+
 def test_my_games_lists_the_players_games_by_status(api: ApiClient) -> None:
     ann = api.register("Ann")
     waiting = create(api, ann, [{"player": "me"}, {"open": True}, {"open": True}])
