@@ -9,6 +9,7 @@ status and logs the refusal; only the answer's body changes.
 from __future__ import annotations
 
 import json
+import uuid
 from typing import Any
 
 from gunicorn import util
@@ -58,7 +59,7 @@ def problem_answer(status: int, reason: str, code: str, detail: str) -> bytes:
     body = json.dumps({"type": "about:blank", "title": reason, "status": status, "detail": detail, "code": code})
     head = (
         f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\nContent-Type: application/problem+json\r\n"
-        f"Content-Length: {len(body)}\r\n\r\n"
+        f"Content-Length: {len(body)}\r\nX-Request-ID: {uuid.uuid4().hex}\r\n\r\n"
     )
     return (head + body).encode("latin-1")
 

@@ -6,6 +6,7 @@ not send such requests."""
 from __future__ import annotations
 
 import json
+import re
 import socket
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -37,6 +38,7 @@ class Answer:
     def problem(self) -> dict[str, Any]:
         assert self.headers["content-type"] == "application/problem+json", self
         assert int(self.headers["content-length"]) == len(self.body)
+        assert re.fullmatch(r"[0-9a-f]{32}", self.headers["x-request-id"]), self  # as every answer has one
         problem = json.loads(self.body)
         assert problem["status"] == self.status and problem["title"] and problem["detail"], problem
         return problem
