@@ -48,6 +48,10 @@ class MalformedJSONError(ProblemError):
     status, code, title = 400, "malformed_json", "The request body is not valid JSON"
 
 
+class MalformedRequestError(ProblemError):
+    status, code, title = 400, "malformed_request", "The request is not HTTP"
+
+
 class UnsupportedMediaTypeError(ProblemError):
     status, code, title = 415, "unsupported_media_type", "The request body is not JSON"
 

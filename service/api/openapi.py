@@ -78,8 +78,9 @@ def problem_example(status: int, code: str, title: str, detail: str, **extra: An
 PROBLEMS: dict[int, tuple[str, str, dict[str, Any]]] = {
     400: (
         "BadRequest",
-        "The body is not JSON: broken, empty, not UTF-8, or nested more than 16 deep (`malformed_json`); also where"
-        " the operation takes no body but one is sent.",
+        "The body is not JSON: broken, null, not UTF-8, or nested more than 16 deep (`malformed_json`), also where"
+        " the operation takes no body but one is sent; or the request is not HTTP, e.g. a broken chunked body"
+        " (`malformed_request`). An empty body is no body.",
         problem_example(
             400, "malformed_json", "The request body is not valid JSON", "the request body is not valid JSON"
         ),

@@ -14,13 +14,19 @@ import flask_smorest
 import msgspec
 from flask import Flask, request
 from flask.json.provider import DefaultJSONProvider
+from gunicorn.http.errors import NoMoreData, ParseException
 from marshmallow import Schema, ValidationError, fields
 from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.routing import IntegerConverter
 
-from service.errors import InvalidRequestError, MalformedJSONError, UnsupportedMediaTypeError
+from service.errors import (
+    InvalidRequestError,
+    MalformedJSONError,
+    MalformedRequestError,
+    UnsupportedMediaTypeError,
+)
 
 MAX_BODY_BYTES = 64 * 1024
 """Far more than the largest request (a game of 12 seats with names and options)."""
@@ -110,10 +116,14 @@ class Blueprint(flask_smorest.Blueprint):
 
 def refuse_oversized_stream() -> None:
     """A body sent without Content-Length (chunked) is read by Werkzeug up to MAX_BODY_BYTES, where it stops
-    without a word: one that fills the limit is looked past, and refused (413) if it goes on."""
-    filled = request.content_length is None and len(request.get_data(cache=True)) >= MAX_BODY_BYTES
-    if filled and request.environ["wsgi.input"].read(1):
-        raise RequestEntityTooLarge()
+    without a word: one that fills the limit is looked past, and refused (413) if it goes on. A chunked
+    encoding that is broken (gunicorn finds out only as it is read) is a 400 `malformed_request`."""
+    try:
+        filled = request.content_length is None and len(request.get_data(cache=True)) >= MAX_BODY_BYTES
+        if filled and request.environ["wsgi.input"].read(1):
+            raise RequestEntityTooLarge()
+    except (ParseException, NoMoreData) as error:
+        raise MalformedRequestError(f"the request body is not valid HTTP: {error}"[:200]) from None
 
 
 def has_body() -> bool:

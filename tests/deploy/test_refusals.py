@@ -87,7 +87,7 @@ def test_a_request_that_is_not_http_is_400_malformed_request(served: Served, req
 )
 def test_headers_over_the_limits_are_refused_as_header_too_large(served: Served, header_lines: list[str]) -> None:
     answer = send(served, get("/v1/rulesets", *header_lines))
-    assert answer.status in (400, 431) and answer.problem()["code"] == "header_too_large"
+    assert answer.status == 431 and answer.problem()["code"] == "header_too_large"
 
 
 @pytest.mark.parametrize(
@@ -123,3 +123,11 @@ def test_a_chunked_body_within_the_limit_is_read_whole(served: Served) -> None:
     body = json.dumps({"ruleset": "twelve-gangsters", "seats": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cat"}]})
     answer = send(served, chunked_post("/v1/games", body.encode(), chunk=7))
     assert answer.status == 201, answer
+
+
+@pytest.mark.parametrize("content_type", ["Content-Type: application/json\r\n", ""])
+@pytest.mark.parametrize("chunks", [b"zz\r\n", b"2\r\n{}\r\nzz\r\n", b"3\r\nabcdef\r\n0\r\n\r\n"])
+def test_a_broken_chunked_body_is_400_malformed_request(served: Served, content_type: str, chunks: bytes) -> None:
+    head = f"POST /v1/players HTTP/1.1\r\nHost: localhost\r\n{content_type}Transfer-Encoding: chunked\r\n"
+    answer = send(served, head.encode() + b"Connection: close\r\n\r\n" + chunks)
+    assert answer.status == 400 and answer.problem()["code"] == "malformed_request", answer
