@@ -25,6 +25,11 @@ from service.use_cases import Caller
 log = logging.getLogger(__name__)
 
 
+CLOCK_SKEW_S = 2.0
+"""How early a deadline job may run and still wait for its deadline: the queue keeps whole seconds, and a worker's
+clock may run a little behind the server's that stamped the wait. Any earlier, it leaves the wait to its own job."""
+
+
 def secret_rng() -> random.Random:
     """A generator for a choice made for a seat, seeded from the system's secret entropy: a bot's card,
     bullet or aim must not be something a player could recompute from what the game shows."""
@@ -74,7 +79,10 @@ class House:
     def expire(self, game_id: str, wait_since: int) -> str:
         """A deadline passed: the game's own rule for lateness, else a random move for each awaited seat."""
         game = self.repository.get(game_id)
-        if game.table.wait_since == wait_since and (early := self._before_deadline(game)) > 0:
+        early = self._before_deadline(game) if game.table.wait_since == wait_since else 0.0
+        if early > CLOCK_SKEW_S:
+            return "not due"  # its job is set for the deadline (and the sweep requeues one lost)
+        if early > 0:
             self.sleep(early)  # a seat may move until its deadline, to the millisecond
             game = self.repository.get(game_id)
         try:
@@ -148,12 +156,9 @@ class House:
         return (awaits_bot and idle > self.stall_s) or overdue
 
     def _before_deadline(self, game: Game) -> float:
-        """Seconds until the current wait's deadline (at most its time limit; 0 once it has passed): a job may
-        be run early by a worker whose clock runs behind the one that stamped the wait."""
-        due, limit = tables.deadline_at(game.ruleset, game.table), tables.time_limit(game.ruleset, game.table)
-        if due is None or limit is None:
-            return 0.0
-        return min(float(limit), max(0.0, datetime.fromisoformat(due).timestamp() - self.clock()))
+        """Seconds until the current wait's deadline; 0 once it has passed, or without one."""
+        due = tables.deadline_at(game.ruleset, game.table)
+        return 0.0 if due is None else max(0.0, datetime.fromisoformat(due).timestamp() - self.clock())
 
     def _time_of(self, game: Game, version: int) -> float:
         [envelope] = self.repository.log(game.game_id, after=version - 1, limit=1)

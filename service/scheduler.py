@@ -54,7 +54,9 @@ class Scheduler:
         due = tables.deadline_at(ruleset, table)
         if due and (table.wait_since > previous_version or suffix):
             job_id = f"deadline-{game_id}-{table.wait_since}{suffix}"
-            at = None if suffix else due_second(due)
+            at: datetime | None = due_second(due)
+            if suffix and at is not None and at <= datetime.now(UTC):
+                at = None  # the sweep, for a deadline past: at once (the queue's scheduler may be down)
             self.enqueue(job_id, "service.jobs.deadline", game_id, table.wait_since, at=at)
 
     def enqueue(self, job_id: str, function: str, *args: Any, at: datetime | None = None) -> None:

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import json
 import time
+from datetime import datetime
 
 import pytest
 import redis
 from click.testing import CliRunner
+from rq import Queue
+from rq.registry import ScheduledJobRegistry
 
 from service.cli import main as cli
 from service.house import House
+from service.scheduler import QUEUE
 from tests.client import ApiClient
 from tests.service.read_models import play_shared_victory, read_models
 
@@ -82,6 +86,33 @@ def test_the_sweep_requeues_a_lost_bot_turn(api: ApiClient, house: House, redis_
     drain()
     assert api.game(table)["status"] == "finished"
     assert api.game(table)["version"] > version
+
+
+def test_the_sweep_of_a_stalled_bot_sets_no_deadline_before_it_falls(
+    api: ApiClient, house: House, redis_client: redis.Redis
+) -> None:
+    table = api.create(seats=[{"name": "Ann"}, {"name": "Bob"}, {"bot": "random"}], options={"move_deadline_s": 3600})
+    game = api.game(table)
+    redis_client.delete(*redis_client.keys("rq:*"))  # the bot's turn was lost
+    now = time.time()
+    house.clock = lambda: now + 11  # the bot looks stalled; the hour is far from up
+    assert house.sweep() == 1
+    queue = Queue(QUEUE, connection=redis_client)
+    assert [job.split("-sweep")[0] for job in queue.get_job_ids()] == [f"bot-{table.id}-{game['version']}-2"]
+    due = datetime.fromisoformat(game["awaiting"][0]["deadline_at"]).timestamp()
+    [(deadline, score)] = redis_client.zrange(ScheduledJobRegistry(queue=queue).key, 0, -1, withscores=True)
+    assert deadline.decode().startswith(f"deadline-{table.id}-") and score >= due
+
+
+def test_a_deadline_job_run_long_before_its_deadline_holds_no_worker_and_changes_nothing(
+    api: ApiClient, house: House
+) -> None:
+    table = api.create(players=3, options={"move_deadline_s": 3600})
+    game = api.game(table)
+    slept: list[float] = []
+    house.sleep = slept.append
+    assert house.expire(table.id, game["waiting_since"]) == "not due"
+    assert sum(slept) <= 2 and api.game(table)["version"] == game["version"]
 
 
 def test_the_sweep_leaves_a_game_that_waits_on_people_alone(api: ApiClient, house: House) -> None:
