@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import time
 from collections.abc import Callable
 
 import pytest
@@ -74,6 +75,7 @@ def test_bot_turns_and_deadlines_fired_are_counted_by_the_jobs(api: ApiClient, h
     fired = metric(api, "syndicate_deadlines_fired_total")
     table = api.create(players=3, options={"first_boss": 0, "move_deadline_s": 60})
     wait = api.game(table)["waiting_since"]
+    house.clock = lambda: time.time() + 120  # the minute is up
     assert jobs.deadline(table.id, wait) == "played for 3 seats"
     assert jobs.deadline(table.id, wait) == "moved on"
     assert metric(api, "syndicate_deadlines_fired_total") == fired + 1
