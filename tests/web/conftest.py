@@ -82,6 +82,15 @@ def create_game(page: Page, ruleset: str, seats: list[str], options: dict[str, A
     return page.evaluate("location.hash.split('/')[2]")
 
 
+def click_first_move(page: Page) -> bool:
+    """Click the first move the table offers; False when it offers none."""
+    moves = page.locator("[data-move]")
+    if moves.count() == 0:
+        return False
+    moves.first.click(timeout=2000)
+    return True
+
+
 def shown_moves(page: Page) -> list[dict[str, Any]]:
     return [json.loads(key) for key in page.locator("[data-move]").evaluate_all("bs => bs.map(b => b.dataset.move)")]
 

@@ -10,15 +10,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.test_docs_browser import Watch
-from tests.web.conftest import canonical, create_game, legal_moves, play_to_the_end, shown_moves
-
-
-def click_first_move(page: Page) -> bool:
-    moves = page.locator("[data-move]")
-    if moves.count() == 0:
-        return False
-    moves.first.click(timeout=2000)
-    return True
+from tests.web.conftest import canonical, click_first_move, create_game, legal_moves, play_to_the_end, shown_moves
 
 
 def test_twelve_gangsters_is_played_to_the_end_by_clicking_and_watched_live(client: tuple[Page, Watch], worker) -> None:

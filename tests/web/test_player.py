@@ -11,15 +11,7 @@ import requests
 from playwright.sync_api import Page
 
 from tests.test_docs_browser import Watch
-from tests.web.conftest import create_game, play_to_the_end
-
-
-def click_first_move(page: Page) -> bool:
-    moves = page.locator("[data-move]")
-    if moves.count() == 0:
-        return False
-    moves.first.click(timeout=2000)
-    return True
+from tests.web.conftest import click_first_move, create_game, play_to_the_end
 
 
 def test_a_player_registers_quick_matches_plays_rates_and_resigns(

@@ -37,3 +37,18 @@ export function fedora(cls = "fedora") {
     s("path", { d: "M4 30 Q32 40 60 30 Q50 27 46 26 L42 8 Q32 4 22 8 L18 26 Q12 27 4 30 Z" }),
     s("path", { class: "band", d: "M19.5 20 Q32 24 44.5 20 L45.6 25 Q32 29 18.4 25 Z" }));
 }
+
+// A seat's panel in a row of seats: its colour, its name, a badge while it has one, its score; then what its
+// game shows of it. `mark` names the seat's state for the style sheet (the Boss, the active seat).
+export function seatSection(ui, seat, { mark = "", badge = null, score }, ...body) {
+  return h("section", { class: `seat ${mark} ${seat.seat === ui.me ? "me" : ""}`, "data-seat": seat.seat,
+    "aria-label": ui.name(seat.seat) }, [
+    h("header", {}, [
+      h("span", { class: `dot seat-c${seat.seat}`, "aria-hidden": "true" }),
+      h("strong", {}, ui.name(seat.seat)),
+      badge,
+      score,
+    ]),
+    ...body,
+  ]);
+}

@@ -1,7 +1,7 @@
 // Mobsters: your hand, each seat's mobsters with their operations and Law cards, money, the phase and the dice.
 // A move names several cards (a mobster, a card, a target), so it is made in two clicks: pick one of the
 // cards that some legal move names, then one of the legal moves that name it.
-import { die, h } from "../dom.js";
+import { die, h, seatSection } from "../dom.js";
 
 export const EVENTS = ["deck_shuffled", "first_player_chosen", "cards_drawn", "cards_discarded", "hand_kept",
   "turn_started", "attendance_rolled", "phase_started", "extra_card_bought", "hit_attempted", "mobster_killed",
@@ -67,18 +67,15 @@ function mobsterBox(ui, mobster, legalIds) {
 
 function seatPanel(view, ui, seat, legalIds) {
   const active = view.state.active_seat === seat.seat && view.state.phase !== "setup";
-  return h("section", { class: `seat ${active ? "active" : ""} ${seat.seat === ui.me ? "me" : ""}`, "data-seat": seat.seat,
-    "aria-label": ui.name(seat.seat) }, [
-    h("header", {}, [
-      h("span", { class: `dot seat-c${seat.seat}`, "aria-hidden": "true" }),
-      h("strong", {}, ui.name(seat.seat)),
-      active ? h("span", { class: "badge" }, ui.t("active")) : null,
-      h("span", { class: "score money" }, ui.money(seat.money)),
-    ]),
+  return seatSection(ui, seat, {
+    mark: active ? "active" : "",
+    badge: active ? h("span", { class: "badge" }, ui.t("active")) : null,
+    score: h("span", { class: "score money" }, ui.money(seat.money)),
+  },
     h("p", { class: "note" }, [ui.t("hand_count", { n: seat.hand_count }), " · ", ui.t("income", { v: ui.money(seat.income) })]),
     h("div", { class: "mob-list" }, seat.mobsters.length ? seat.mobsters.map((m) => mobsterBox(ui, m, legalIds))
       : h("p", { class: "note" }, ui.t("no_mobsters"))),
-  ]);
+  );
 }
 
 function lastRoll(ui) {

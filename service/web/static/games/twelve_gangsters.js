@@ -1,5 +1,5 @@
 // 12 Gangsters: each seat's hand of gangsters 1–12, the Boss, the successful and stopped piles, the last reveal.
-import { fedora, h } from "../dom.js";
+import { fedora, h, seatSection } from "../dom.js";
 
 export const EVENTS = ["boss_chosen", "gangster_played", "round_revealed", "boss_passed"].map((e) => `twelve_gangsters.${e}`);
 
@@ -27,14 +27,11 @@ function seatPanel(view, ui, seat) {
   const chosenFace = seat.seat === ui.me && view.you.chosen !== null
     ? gangster(ui, view.you.chosen, { seat: seat.seat, cls: "chosen" })
     : seat.has_chosen ? gangster(ui, 0, { faceDown: true }) : h("div", { class: "gcard empty", "aria-hidden": "true" });
-  return h("section", { class: `seat ${isBoss ? "boss" : ""} ${seat.seat === ui.me ? "me" : ""}`, "data-seat": seat.seat,
-    "aria-label": ui.name(seat.seat) }, [
-    h("header", {}, [
-      h("span", { class: `dot seat-c${seat.seat}`, "aria-hidden": "true" }),
-      h("strong", {}, ui.name(seat.seat)),
-      isBoss ? h("span", { class: "badge boss-badge" }, ui.t("boss")) : null,
-      h("span", { class: "score" }, ui.t("points", { n: seat.score })),
-    ]),
+  return seatSection(ui, seat, {
+    mark: isBoss ? "boss" : "",
+    badge: isBoss ? h("span", { class: "badge boss-badge" }, ui.t("boss")) : null,
+    score: h("span", { class: "score" }, ui.t("points", { n: seat.score })),
+  },
     h("div", { class: "played" }, [
       view.status === "finished" ? null : chosenFace,
       h("span", { class: "note" }, view.status === "finished" ? "" : seat.has_chosen ? ui.t("has_chosen") : ui.t("thinking")),
@@ -43,7 +40,7 @@ function seatPanel(view, ui, seat) {
     pile(ui, seat.succeeded, seat.seat, "succeeded"),
     pile(ui, seat.stopped, seat.seat, "stopped"),
     h("p", { class: "note" }, ui.t("cards_left", { n: seat.cards_left })),
-  ]);
+  );
 }
 
 function revealPanel(ui, reveal) {
