@@ -19,7 +19,6 @@ from service.api.parsing import INTEGER, Blueprint
 from service.errors import InvalidTokenError, VersionMismatchError
 from service.use_cases import Caller, Saved
 
-VARIES = {"Vary": "Authorization"}
 """A game's view depends on who asks: caches keep one per token."""
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Create, join and play games")
@@ -71,7 +70,7 @@ class GameResource(MethodView):
         """The game as the caller may see it, with `legal_moves` for a seat token"""
         view = queries.view(services(), game_id, bearer_token())
         version = queries.version_of(view)
-        return hygiene.unchanged(version) or json_answer(view, ETag=hygiene.etag(version), **VARIES)
+        return hygiene.unchanged(version) or json_answer(view, ETag=hygiene.etag(version))
 
 
 @blp.route("/<game_id>/join")

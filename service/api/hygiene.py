@@ -77,9 +77,9 @@ def etag(version: int) -> str:
     return f'"{version}"'
 
 
-def unchanged(version: int, vary: str = "Authorization") -> Response | None:
-    """304 Not Modified if the caller's `If-None-Match` names this version; None to answer in full. A view
-    differs by caller, so the answer varies by `Authorization` (and by what else the full answer varies by)."""
+def unchanged(version: int, vary: str | None = None) -> Response | None:
+    """304 Not Modified if the caller's `If-None-Match` names this version; None to answer in full. It varies
+    as the full answer would (by `Authorization`, as every answer: `honest_headers`)."""
     if request.if_none_match and request.if_none_match.contains_weak(str(version)):
-        return Response(status=304, headers={"ETag": etag(version), "Vary": vary})
+        return Response(status=304, headers={"ETag": etag(version), **({"Vary": vary} if vary else {})})
     return None

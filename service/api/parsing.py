@@ -119,7 +119,7 @@ def refuse_oversized_stream() -> None:
     without a word: one that fills the limit is looked past, and refused (413) if it goes on. A chunked
     encoding that is broken (gunicorn finds out only as it is read) is a 400 `malformed_request`."""
     try:
-        filled = request.content_length is None and len(request.get_data(cache=True)) >= MAX_BODY_BYTES
+        filled = len(request.get_data(cache=True)) >= MAX_BODY_BYTES
         if filled and request.environ["wsgi.input"].read(1):
             raise RequestEntityTooLarge()
     except (ParseException, NoMoreData) as error:
@@ -131,7 +131,7 @@ def has_body() -> bool:
     send `Content-Type: application/json` on every request)."""
     if request.content_length is not None:
         return request.content_length > 0
-    refuse_oversized_stream()
+    refuse_oversized_stream()  # sent chunked: known only once read
     return bool(request.get_data(cache=True))
 
 
