@@ -385,11 +385,16 @@ def evolve(ruleset: Ruleset[S], table: Table[S] | None, event: Event, at: str = 
     status = Status.FINISHED if ruleset.is_over(rules) else table.status
     since = version if status is not table.status else table.status_since
     ended = version if status is not table.status else table.ended_at
-    wait: dict[str, Any] = (
-        {"wait_since": version, "wait_started_at": at} if waits_anew(ruleset, table.rules, rules) else {}
-    )
+    anew = waits_anew(ruleset, table.rules, rules)
     return msgspec.structs.replace(
-        table, rules=rules, status=status, version=version, status_since=since, ended_at=ended, **wait
+        table,
+        rules=rules,
+        status=status,
+        version=version,
+        status_since=since,
+        ended_at=ended,
+        wait_since=version if anew else table.wait_since,
+        wait_started_at=at if anew else table.wait_started_at,
     )
 
 

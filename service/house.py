@@ -100,7 +100,7 @@ class House:
             view = tables.view(current.ruleset, current.table, seat, house=True)
             move = random_bot(view, secret_rng())
             caller = Caller(seat=seat, by="deadline")
-            played += self._move(game_id, caller, move, f"deadline-{wait_since}-{seat}", None) == "moved"
+            played += self._move(game_id, caller, move, f"deadline-{wait_since}-{seat}", None, current) == "moved"
         return f"played for {played} seats"
 
     def tally(self, game_id: str) -> str:

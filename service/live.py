@@ -66,6 +66,16 @@ class Messages:
         return f"{retry}id: {entry_id}\nevent: {kind}\ndata: {data}\n\n"
 
 
+def counted(messages: Iterator[str]) -> Iterator[str]:
+    """A feed's messages, after OPEN, counted among the live feeds while they last."""
+    metrics.LIVE_FEEDS.inc()
+    try:
+        yield OPEN
+        yield from messages
+    finally:  # also when the client goes away: the server closes the generator
+        metrics.LIVE_FEEDS.dec()
+
+
 def waiting(read: Callable[[float], list[T]], more: Callable[[], bool]) -> Iterator[list[T] | None]:
     """What a live feed waits for, while `more()` and the server serves: each batch that `read(block_s)`
     gives, and None after each KEEPALIVE_S of silence (time for a keep-alive). It looks up every WAKE_S
@@ -105,12 +115,7 @@ class Feed:
         self.blocks = Messages()
 
     def messages(self) -> Iterator[str]:
-        metrics.LIVE_FEEDS.inc()
-        try:
-            yield OPEN
-            yield from self.follow()
-        finally:  # also when the client goes away: the server closes the generator
-            metrics.LIVE_FEEDS.dec()
+        return counted(self.follow())
 
     def follow(self) -> Iterator[str]:
         store, game_id = self.store, self.game.game_id

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import msgspec
 
 from projections.players import PlayerProjection
-from service import live, metrics
+from service import live
 
 
 class Kind(msgspec.Struct):
@@ -31,12 +31,7 @@ class PlayerFeed:
         self.blocks = live.Messages()
 
     def messages(self) -> Iterator[str]:
-        metrics.LIVE_FEEDS.inc()
-        try:
-            yield live.OPEN
-            yield from self.follow()
-        finally:  # also when the client goes away: the server closes the generator
-            metrics.LIVE_FEEDS.dec()
+        return live.counted(self.follow())
 
     def follow(self) -> Iterator[str]:
         for landed in live.waiting(
