@@ -178,6 +178,14 @@ def test_a_player_token_opens_its_seats_own_game_feed(api: ApiClient) -> None:
     assert [e["payload"].get("card") for e in mine if e["type"] == "twelve_gangsters.gangster_played"] == [7]
     ticket = api.http.post(f"/v1/games/{table.id}/stream-tickets", headers=bearer(ann))
     assert ticket.status_code == 201 and ticket.json["seat"] == 0
+    feed, seen = api.http.get(ticket.json["stream"]), ""
+    assert feed.status_code == 200
+    for chunk in feed.response:  # the backlog, as the seat sees it, up to its own move
+        seen += chunk.decode() if isinstance(chunk, bytes) else chunk
+        if "gangster_played" in seen:
+            break
+    feed.close()
+    assert '"card":7' in seen.split("event: twelve_gangsters.gangster_played", 1)[1].split("\n\n", 1)[0]
 
 
 def test_a_rematch_hands_the_asker_no_token_of_a_seat_it_never_held(api: ApiClient) -> None:

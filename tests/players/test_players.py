@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from flask import Flask
 
 from events import keys
-from events.players import PlayerStore
+from events.players import CLAIM_PENDING_S, PlayerStore
 from service import cli
 from tests.client import ApiClient, assert_problem
 from tests.players.helpers import bearer, create, join, play_first_legal, player_id
@@ -46,7 +46,9 @@ def test_a_name_claimed_by_a_registration_that_died_is_free_once_its_time_has_ru
     # A registration claims its name, then writes its player: one that dies in between holds the name.
     assert PlayerStore(redis_client).claim_name("Zoe", "0123456789abcdef")
     assert_problem(api.http.post("/v1/players", json={"name": "zoe"}), 409, "name_taken")  # it may still write
-    redis_client.delete(keys.name_claim_pending("0123456789abcdef"))  # its CLAIM_PENDING_S have passed
+    pending = keys.name_claim_pending("0123456789abcdef")
+    assert 0 < redis_client.ttl(pending) <= CLAIM_PENDING_S  # the claim lapses by itself
+    redis_client.delete(pending)  # its CLAIM_PENDING_S have passed
     answer = api.http.post("/v1/players", json={"name": "zoe"})
     assert answer.status_code == 201
     assert redis_client.hget(keys.player_names(), "zoe") == answer.json["player_id"].encode()
