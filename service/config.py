@@ -12,8 +12,9 @@ from redis.cluster import RedisCluster
 
 from events.replication import Replication
 
-REDIS_SOCKET_TIMEOUT_S = 30
-"""Longer than a live feed's blocking read (15 s), short enough to notice a Redis gone silent."""
+REDIS_SOCKET_TIMEOUT_S = 5
+"""Longer than a live feed's blocking read (live.WAKE_S, 3 s), short enough that a Redis gone silent (stopped, or
+cut off without a reset) costs a request seconds, not minutes, before its 503. A replica WAIT adds its own time."""
 
 DEFAULT_RATE_LIMIT = "600 per minute"
 """Requests per client address, unless SYNDICATE_RATE_LIMIT says otherwise (the `limits` library's notation)."""
@@ -70,12 +71,17 @@ class Config:
             return "redis+cluster://" + urlsplit(self.redis_url).netloc
         return self.redis_url
 
+    @property
+    def redis_timeout_s(self) -> float:
+        """How long a Redis command may take to answer before the request is 503 `unavailable`."""
+        return REDIS_SOCKET_TIMEOUT_S + self.replica_timeout_ms / 1000 * bool(self.min_replicas)
+
     def redis(self) -> redis.Redis:
         """A client for the games' Redis (a RedisCluster in cluster mode, which speaks the same commands);
         every live feed holds one connection while it waits."""
         self.check()
         assert self.redis_url
-        options = {"socket_timeout": REDIS_SOCKET_TIMEOUT_S, "max_connections": self.redis_max_connections}
+        options = {"socket_timeout": self.redis_timeout_s, "max_connections": self.redis_max_connections}
         if self.redis_cluster:
             return RedisCluster.from_url(self.redis_url, **options)  # type: ignore[return-value]
         return redis.Redis.from_url(self.redis_url, **options)
@@ -85,7 +91,7 @@ class Config:
         self.check()
         url = self.queue_url or self.redis_url
         assert url
-        return redis.Redis.from_url(url, socket_timeout=REDIS_SOCKET_TIMEOUT_S)
+        return redis.Redis.from_url(url, socket_timeout=self.redis_timeout_s)
 
     def replication(self) -> Replication:
         return Replication(self.min_replicas, self.replica_timeout_ms)

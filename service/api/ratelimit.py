@@ -22,6 +22,9 @@ from service.errors import RateLimitedError
 log = logging.getLogger(__name__)
 
 PREFIX = "syndicate:rate"
+TIMEOUT_S = 1
+"""How long a count may take before the request passes uncounted: a Redis gone silent delays every request by
+this much, on top of its own wait if it needs Redis."""
 EXEMPT = frozenset(
     {"health.Health", "health.Live", "health.Ready", "health.Metrics", "static", "docs_assets.static", "web.static"}
 )
@@ -36,7 +39,9 @@ def caller_key() -> str:
 class RateLimit:
     def __init__(self, storage_url: str, rule: str) -> None:
         self.item: RateLimitItem = parse(rule)
-        self.limiter = FixedWindowRateLimiter(storage_from_string(storage_url))
+        self.limiter = FixedWindowRateLimiter(
+            storage_from_string(storage_url, socket_timeout=TIMEOUT_S, socket_connect_timeout=TIMEOUT_S)
+        )
 
     def install(self, app: Flask) -> None:
         app.before_request(self.check)

@@ -5,6 +5,8 @@ once Redis is back the same app answers again."""
 from __future__ import annotations
 
 import dataclasses
+import signal
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,8 +14,9 @@ from typing import Any
 import pytest
 from flask import Flask
 
+from service.api import ratelimit
 from service.app import create_app
-from service.config import Config
+from service.config import REDIS_SOCKET_TIMEOUT_S, Config
 from service.redis_server import RedisServer, free_port
 from tests.client import ApiClient, Table, assert_problem
 
@@ -133,6 +136,29 @@ def test_with_redis_stopped_every_route_answers_503_unavailable_and_liveness_200
     assert api.http.get("/readyz").status_code == 200
     assert api.game(table, 0) == before, "a refused request changed nothing"
     assert api.play(table, 0, 1).status_code == 200
+
+
+def test_a_redis_gone_silent_costs_a_request_seconds_then_503_unavailable(
+    app_on_own_redis: Flask, own_redis: RedisServer
+) -> None:
+    api = ApiClient(app_on_own_redis.test_client())
+    table = api.create(players=3, options={"first_boss": 0})
+    before = api.version(table)
+    key = {"Idempotency-Key": "silent"}
+    assert own_redis.process is not None
+    own_redis.process.send_signal(signal.SIGSTOP)  # it holds its connections open and answers nothing
+    try:
+        asked = time.monotonic()
+        for response in (api.http.get(f"/v1/games/{table.id}"), api.play(table, 0, 1, headers=key)):
+            assert_problem(response, 503, "unavailable")
+        waited = time.monotonic() - asked
+        assert waited < 2 * 1.5 * (ratelimit.TIMEOUT_S + REDIS_SOCKET_TIMEOUT_S), "each request waited its timeouts"
+    finally:
+        own_redis.process.send_signal(signal.SIGCONT)
+    # The move was sent before the silence was noticed, so it may have landed: the retry says which, once.
+    retried = api.play(table, 0, 1, headers=key)
+    assert retried.status_code == 200, retried.json
+    assert api.version(table) == retried.json["version"] == before + 1
 
 
 def test_a_redis_that_answers_makes_the_service_ready(api: ApiClient) -> None:
