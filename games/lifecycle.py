@@ -45,16 +45,20 @@ def resign(table: Table[Any], seat: int) -> list[Event]:
     return [SeatResigned(seat=seat)]
 
 
+def created_by(table: Table[Any], seat: int | None, player: str | None) -> bool:
+    """Whether the caller (its seat, its player) created the game: the creating player, or a seat named at
+    creation (whose token the creator was handed) and held by it still."""
+    return (player is not None and player == table.creator) or seat in table.founders
+
+
 def abort(table: Table[Any], seat: int | None, player: str | None) -> list[Event]:
-    """The creator calls off a game that has not started: the creating player, or a seat named at creation
-    (whose token the creator was handed) and held by it still."""
+    """The creator calls off a game that has not started."""
     _not_over(table)
     if table.status is not Status.WAITING:
         raise IllegalMoveError("game_already_started", "a game that has started is played out (or resigned)")
-    by_player = player is not None and player == table.creator
-    if not by_player and seat not in table.founders:
+    if not created_by(table, seat, player):
         raise IllegalMoveError("not_creator", "only the game's creator may abort it")
-    return [GameAborted(seat=seat, player=player if by_player else None)]
+    return [GameAborted(seat=seat, player=player if player is not None and player == table.creator else None)]
 
 
 def rematch(table: Table[Any], seat: int, game_id: str) -> list[Event]:
@@ -71,7 +75,7 @@ def rematch_seats(table: Table[Any], asker: int) -> list[Seat]:
     """The seats of a rematch asked for by seat `asker`: players seated again, bots kept, and an anonymous seat
     named as before where the asker held its token (its own; the creator's seats, if it is the creator), since
     the new seat's token goes to the asker. Any other anonymous seat opens again for its player to take."""
-    creator = asker in table.founders or (table.creator is not None and table.seats[asker].player == table.creator)
+    creator = created_by(table, asker, table.seats[asker].player)
 
     def again(seat: int, held: Seat) -> Seat:
         if held.bot or held.player or seat == asker or (creator and seat in table.founders):

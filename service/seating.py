@@ -36,11 +36,18 @@ from service.use_cases import (
 Decide = Callable[[Game, int | None, Player | None], tuple[list[Event], Command]]
 
 
-def _act(services: Services, game_id: str, token: str | None, decide: Decide, needs_seat: bool = True) -> Saved:
-    """Decide for the caller (its seat, its player) on the current game, and save; again if another landed."""
+def _caller(services: Services, token: str | None) -> tuple[str, Player | None]:
+    """The caller's token, and its player if it is a player token; 401 without a token."""
     if token is None:
         raise InvalidTokenError("send the seat's token or the player's token")
-    player = player_of(services, token)
+    return token, player_of(services, token)
+
+
+def _act(
+    services: Services, game_id: str, caller: tuple[str, Player | None], decide: Decide, needs_seat: bool = True
+) -> Saved:
+    """Decide for the caller (its token, its player) on the current game, and save; again if another landed."""
+    token, player = caller
     for _ in range(MAX_ATTEMPTS):
         game = services.repository.get(game_id)
         try:
@@ -66,7 +73,7 @@ def leave_game(services: Services, game_id: str, token: str | None) -> Saved:
         assert seat is not None
         return lifecycle.leave(game.table, seat), LeaveGame(seat=seat)
 
-    return _act(services, game_id, token, decide)
+    return _act(services, game_id, _caller(services, token), decide)
 
 
 def resign_game(services: Services, game_id: str, token: str | None) -> Saved:
@@ -76,7 +83,7 @@ def resign_game(services: Services, game_id: str, token: str | None) -> Saved:
         assert seat is not None
         return lifecycle.resign(game.table, seat), ResignGame(seat=seat)
 
-    return _act(services, game_id, token, decide)
+    return _act(services, game_id, _caller(services, token), decide)
 
 
 def abort_game(services: Services, game_id: str, token: str | None) -> Saved:
@@ -87,17 +94,18 @@ def abort_game(services: Services, game_id: str, token: str | None) -> Saved:
         events = lifecycle.abort(game.table, seat, player_id)
         return events, AbortGame(seat=seat, player_id=events[0].player)  # type: ignore[attr-defined]
 
-    return _act(services, game_id, token, decide, needs_seat=False)
+    return _act(services, game_id, _caller(services, token), decide, needs_seat=False)
 
 
 def rematch_game(services: Services, game_id: str, token: str | None) -> tuple[Saved, dict[int, str]]:
     """A new game with the same seats and options; the old game's log names it (`rematch_created`), once.
     The id is recorded first, then the game created: a request that finds the id recorded but no game
     (a crash between the two) creates it."""
+    caller = _caller(services, token)
+    token, player = caller
     game = services.repository.get(game_id)
-    seat = seat_of(services, game, token)
-    if seat is None:
-        raise InvalidTokenError("a rematch is asked for by a seat of the game: send its token")
+    seat = seat_of(services, game, token, player)
+    assert seat is not None  # a token of no seat is refused
     if game.table.rematch is None:
         new_id = secrets.token_hex(8)
 
@@ -105,16 +113,14 @@ def rematch_game(services: Services, game_id: str, token: str | None) -> tuple[S
             assert seat is not None
             return lifecycle.rematch(game.table, seat, new_id), CreateRematch(seat=seat, game_id=new_id)
 
-        game = _act(services, game_id, token, decide).game
+        game = _act(services, game_id, caller, decide).game
     rematch = game.table.rematch
     assert rematch is not None
     try:
         services.repository.get(rematch)
     except NoSuchGameError:
         seats = lifecycle.rematch_seats(game.table, seat)
-        return new_game(
-            services, game.ruleset.id, seats, game.table.options, None, player_of(services, token), rematch, game_id
-        )
+        return new_game(services, game.ruleset.id, seats, game.table.options, None, player, rematch, game_id)
     raise IllegalMoveError("rematch_exists", f"this game's rematch is game {rematch}")
 
 
