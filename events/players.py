@@ -121,7 +121,7 @@ class PlayerStore:
     def claim_name(self, name: str, player_id: str) -> bool:
         """Claim a name (casefolded) for a player; False if a player holds it or a registration is writing it."""
         folded, names, mine = name.casefold(), keys.player_names(), keys.name_claim_pending(player_id)
-        if self._claim(keys=[names, mine], args=[folded, player_id, CLAIM_PENDING_S]):
+        if self._replicated(self._claim, [names, mine], [folded, player_id, CLAIM_PENDING_S]):
             return True
         owner: Reply = self.redis.hget(names, folded)
         if owner is None or self.get(owner.decode()) is not None:
@@ -129,7 +129,16 @@ class PlayerStore:
         # The claim of a registration that never wrote its player: take it over once its time has run out,
         # unless it just changed hands.
         pending = keys.name_claim_pending(owner.decode())
-        return bool(self._take_over(keys=[names, pending, mine], args=[folded, owner, player_id, CLAIM_PENDING_S]))
+        return bool(
+            self._replicated(self._take_over, [names, pending, mine], [folded, owner, player_id, CLAIM_PENDING_S])
+        )
+
+    def _replicated(self, script: Any, script_keys: list[str], args: list[Any]) -> Any:
+        """Run a script on its keys' master, answered once the replicas asked for hold what it wrote (a claim a
+        failover loses would let a second player take the name)."""
+        return self.replication.write(
+            self.redis, script_keys[0], lambda target: script(keys=script_keys, args=args, client=target)
+        )
 
     def get(self, player_id: str) -> Player | None:
         raw: Reply = self.redis.get(keys.player_state(player_id))

@@ -10,6 +10,7 @@ import sys
 import pytest
 import redis
 
+from events import keys
 from service.app import create_app
 from service.config import Config, ConfigError
 from tests.client import ApiClient, assert_problem
@@ -67,6 +68,21 @@ def test_without_the_replicas_asked_for_a_write_is_answered_503_not_replicated(
     mine = {"Authorization": f"Bearer {token}"}
     assert_problem(api.http.post("/v1/players/me/tokens", headers=mine), 503, "not_replicated")
     assert_problem(api.http.post("/v1/players/me/stream-tickets", headers=mine), 503, "not_replicated")
+
+
+def test_a_registration_whose_name_claim_is_not_replicated_writes_no_player_and_frees_the_name_in_time(
+    config: Config, redis_client: redis.Redis
+) -> None:
+    # The name is claimed first: a claim that a failover could lose (and another registration then take) must
+    # not be answered, nor followed by a player holding it that nobody has a token of.
+    api = ApiClient(create_app(dataclasses.replace(config, min_replicas=1, replica_timeout_ms=50)).test_client())
+    assert_problem(api.http.post("/v1/players", json={"name": "Zed"}), 503, "not_replicated")
+    assert not redis_client.keys(keys.player_state("*"))
+    claimant = redis_client.hget(keys.player_names(), "zed")
+    assert claimant is not None  # it stands on the master alone, and lapses like a registration that died
+    redis_client.delete(keys.name_claim_pending(claimant.decode()))  # its time has run out
+    plain = ApiClient(create_app(config).test_client())
+    assert plain.http.post("/v1/players", json={"name": "Zed"}).status_code == 201
 
 
 def test_a_worker_waits_for_a_redis_cluster_that_does_not_answer_yet() -> None:
