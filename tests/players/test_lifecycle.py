@@ -201,14 +201,15 @@ def test_a_rematch_hands_the_asker_no_token_of_a_seat_it_never_held(api: ApiClie
     assert [s["open"] for s in new["seats"]] == [True, False, True]
 
 
-def test_the_creators_rematch_names_again_every_seat_it_named_and_opens_the_joiners(api: ApiClient) -> None:
+def test_a_rematch_asked_by_a_seat_named_at_creation_hands_it_no_other_seats_token(api: ApiClient) -> None:
     table = api.create(seats=[{"name": "Ann"}, {"name": "Dan"}, {"open": True}], options={"first_boss": 0})
     assert api.join(table, "Cat").json["seat"] == 2
     for card in range(1, 13):
         for seat in range(3):
             assert api.play(table, seat, card).status_code == 200
-    new = api.http.post(f"/v1/games/{table.id}/rematch", headers=api.auth(table, 0)).json
-    # The creator was handed the tokens of both seats it named: it gets both again; Cat's seat opens for her.
-    assert [t["seat"] for t in new["tokens"]] == [0, 1]
-    assert [s.get("name") for s in new["seats"]] == ["Ann", "Dan", None] and new["seats"][2]["open"]
+    # Dan's token was handed to him by whoever created the game: it must not open Ann's seat in the rematch.
+    new = api.http.post(f"/v1/games/{table.id}/rematch", headers=api.auth(table, 1)).json
+    assert [t["seat"] for t in new["tokens"]] == [1]
+    assert [s.get("name") for s in new["seats"]] == [None, "Dan", None]
+    assert new["seats"][0]["open"] and new["seats"][2]["open"]
     assert audited(api, table)[-1] == "rematch_created"
