@@ -2,13 +2,15 @@
 
 A player's keys share the hash tag `{<player id>}`: the log, and beside it the state (name, token hashes) that
 each commit writes with its events, as a game's snapshot is written with its. Names are claimed in one hash of
-their own (`{players}`), casefolded, by HSETNX: two players can never hold one name. Claiming a name and
-writing the player are two steps, on two slots; a claim whose player was never written is taken over.
+their own (`{players}`), by HSETNX, under `name_key`: two players can never hold one name, however it is
+spelled. Claiming a name and writing the player are two steps, on two slots; a claim whose player was never
+written is taken over.
 """
 
 from __future__ import annotations
 
 import hmac
+import unicodedata
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -72,6 +74,12 @@ def token_matches(player: Player, token_id: str, digest: str) -> bool:
     return record is not None and hmac.compare_digest(record.digest, digest)
 
 
+def name_key(name: str) -> str:
+    """What makes two names one: Unicode's compatibility normalisation with its case folded (NFKC_Casefold), so
+    neither case nor a precomposed, decomposed, fullwidth or ligatured spelling tells them apart."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
 class StalePlayerError(Exception):
     """Another change to the player landed first."""
 
@@ -119,8 +127,8 @@ class PlayerStore:
         self._take_over = client.register_script(_TAKE_OVER)
 
     def claim_name(self, name: str, player_id: str) -> bool:
-        """Claim a name (casefolded) for a player; False if a player holds it or a registration is writing it."""
-        folded, names, mine = name.casefold(), keys.player_names(), keys.name_claim_pending(player_id)
+        """Claim a name (its `name_key`) for a player; False if a player holds it or a registration is writing it."""
+        folded, names, mine = name_key(name), keys.player_names(), keys.name_claim_pending(player_id)
         if self._replicated(self._claim, [names, mine], [folded, player_id, CLAIM_PENDING_S]):
             return True
         owner: Reply = self.redis.hget(names, folded)
@@ -167,7 +175,7 @@ class PlayerStore:
     def rewrite(self, player: Player) -> None:
         """Write a player's state and name claim as its log leaves them (a rebuild)."""
         self.redis.set(keys.player_state(player.player_id), encode(player))
-        self.redis.hset(keys.player_names(), player.name.casefold(), player.player_id)
+        self.redis.hset(keys.player_names(), name_key(player.name), player.player_id)
 
     def player_ids(self) -> Iterator[str]:
         streams: Reply = self.redis.scan_iter(match=keys.PLAYER_STREAMS, count=1000)

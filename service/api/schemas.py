@@ -11,6 +11,7 @@ from typing import Any
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
+from events.players import name_key
 from games.registry import RULESETS
 from games.schema import prefix
 from service.api.parsing import MAX_INT
@@ -23,7 +24,7 @@ BOT_PREFIX = "bot:"
 def check_name(name: str) -> None:
     if name != name.strip() or any(not c.isprintable() for c in name):
         raise ValidationError("a name has no control characters and no leading or trailing spaces")
-    if name.casefold().startswith(BOT_PREFIX):
+    if name_key(name).startswith(BOT_PREFIX):
         raise ValidationError(f"a name may not start with {BOT_PREFIX!r}: that is how bots are named")
 
 

@@ -26,6 +26,16 @@ def test_a_player_registers_once_per_name_whatever_its_case(api: ApiClient) -> N
     assert_problem(api.http.post("/v1/players", json={"name": "bot:smart"}), 422, "invalid_request")
 
 
+def test_names_that_unicode_writes_two_ways_are_one_name(api: ApiClient) -> None:
+    # A precomposed letter and its decomposed spelling look the same, as do a fullwidth or ligatured spelling
+    # and the plain one: the second of each pair would pass for the first on the leaderboard.
+    for first, second in (("\u00c1ngel", "A\u0301ngel"), ("Ann", "\uff21nn"), ("fine", "\ufb01ne")):
+        assert api.http.post("/v1/players", json={"name": first}).status_code == 201
+        assert_problem(api.http.post("/v1/players", json={"name": second}), 409, "name_taken")
+    # Nor does a spelling of `bot:` pass for a human's name.
+    assert_problem(api.http.post("/v1/players", json={"name": "\uff42ot:smart"}), 422, "invalid_request")
+
+
 def test_racing_registrations_of_one_name_make_one_player(app: Flask) -> None:
     answers: list[int] = []
 
