@@ -63,6 +63,8 @@ def abort(table: Table[Any], seat: int | None, player: str | None) -> list[Event
 
 def rematch(table: Table[Any], seat: int, game_id: str) -> list[Event]:
     """A seat of a finished game asks for a rematch: the new game's id, recorded once."""
+    if table.status is Status.ABORTED:
+        raise IllegalMoveError("game_aborted", "this game was aborted: create a new one")
     if table.status is not Status.FINISHED:
         raise IllegalMoveError("game_not_finished", "a rematch follows a finished game")
     if table.rematch is not None:

@@ -65,6 +65,8 @@ def result(services: Services, game_id: str) -> bytes:
     if stored is not None:
         return stored
     game = services.repository.get(game_id)
+    if game.table.status is Status.ABORTED:
+        raise ConflictError("this game was aborted: it has no result", code="game_aborted")
     if game.table.status is not Status.FINISHED:
         raise ConflictError("the game has not finished yet", code="game_not_finished")
     catch_up(services, game)

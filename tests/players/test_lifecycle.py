@@ -66,6 +66,8 @@ def test_only_the_creator_aborts_and_only_before_the_start(api: ApiClient) -> No
     aborted = api.http.post(f"/v1/games/{table.id}/abort", headers=bearer(ann))
     assert aborted.status_code == 200 and aborted.json["status"] == "aborted"
     assert_problem(api.http.post(f"/v1/games/{table.id}/join", json={"name": "Cat"}), 409, "game_aborted")
+    assert_problem(api.result(table), 409, "game_aborted")  # it will never have a result
+    assert_problem(api.http.post(f"/v1/games/{table.id}/rematch", headers=bearer(ann)), 409, "game_aborted")
     assert audited(api, table)[-1] == "game_aborted"
     assert [g["game_id"] for g in api.http.get("/v1/games?status=aborted").json] == [table.id]
     feed = api.http.get(f"/v1/games/{table.id}/events/stream")
