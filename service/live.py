@@ -19,6 +19,8 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
+import msgspec
+
 from events.envelope import Envelope
 from events.repository import Game, fold
 from events.store import EventStore
@@ -149,7 +151,8 @@ class Feed:
             yield self.finished(end)
 
     def finished(self, version: int) -> str:
-        table = self.game.table
+        # The result as of the event that ended the game, whenever the feed is read: the tally comes after.
+        table = msgspec.structs.replace(self.game.table, version=version, tallied=False)
         body = {"game_id": table.game_id, "version": version, "result": result_of(self.game.ruleset, table)}
         return self.message(version, "game_finished", body)
 

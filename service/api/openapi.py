@@ -449,7 +449,8 @@ def service_components(typed: dict[str, Schema]) -> dict[str, Schema]:
 
 GAME_FINISHED: Schema = {
     "description": "The `data` of the live feed's `game_finished` message (service/live.py): said on the feed only, "
-    "never stored, right after the event that ends the game, with that event's version, and the result.",
+    "never stored, right after the event that ends the game, with that event's version, and the result as of "
+    "that event (its `tallied` false: the tally follows as `game_tallied`), the same whenever the feed is read.",
     "type": "object",
     "properties": {
         "game_id": {"type": "string"},

@@ -115,18 +115,28 @@ def test_a_feed_resumed_after_the_end_says_the_game_finished_then_sends_the_tall
     end = api.game(table)["version"]
     house.tally(table.id)
     url = f"{live_url}/v1/games/{table.id}/events/stream"
+    finished = []
     with requests.get(url, headers={"Last-Event-ID": str(end - 2)}, stream=True, timeout=30) as response:
-        assert [(m["id"], m["event"]) for m in messages(response)] == [
+        received = list(messages(response))
+        assert [(m["id"], m["event"]) for m in received] == [
             (str(end - 1), "twelve_gangsters.gangster_played"),
             (str(end), "twelve_gangsters.round_revealed"),
             (str(end), "game_finished"),
             (str(end + 1), "game_tallied"),
         ]
+        finished.append(json.loads(received[2]["data"]))
     with requests.get(url, headers={"Last-Event-ID": str(end)}, stream=True, timeout=30) as response:
-        assert [(m["id"], m["event"]) for m in messages(response)] == [
+        received = list(messages(response))
+        assert [(m["id"], m["event"]) for m in received] == [
             (str(end), "game_finished"),
             (str(end + 1), "game_tallied"),
         ]
+        finished.append(json.loads(received[0]["data"]))
+    # Whenever it is read, the message says what it said live: the result as of the event that ended the game.
+    tallied = api.result(table).json
+    for data in finished:
+        assert data["version"] == data["result"]["version"] == end and data["result"]["tallied"] is False
+        assert {**data["result"], "version": tallied["version"], "tallied": True} == tallied
 
 
 def test_a_tallied_game_read_to_its_end_answers_204_so_event_source_stops(api: ApiClient, house: House) -> None:
