@@ -195,6 +195,8 @@ def join_game(
     own token acts for the seat."""
     if player is None and name is None:
         raise InvalidRequestError("join with a name, or with a player token")
+    if player is not None and name is not None:
+        raise InvalidRequestError("a player joins under its own name: leave out `name` with a player token")
     for _ in range(MAX_ATTEMPTS):
         game = services.repository.get(game_id)
         shown = player.name if player else name

@@ -103,6 +103,10 @@ def test_a_player_creates_joins_and_plays_with_its_own_token(api: ApiClient) -> 
     table = create(api, ann, [{"player": "me"}, {"open": True}, {"name": "Cat"}])
     assert list(table.tokens) == [2]  # only the anonymous seat gets a seat token
     assert table.body["seats"][0] == {"seat": 0, "name": "Ann", "player": player_id(api, ann), "open": False}
+    # A player sits under its own name: a name sent besides is refused, not silently dropped.
+    named = api.http.post(f"/v1/games/{table.id}/join", json={"name": "Robert"}, headers=bearer(bob))
+    assert_problem(named, 422, "invalid_request")
+    assert api.game(table)["seats"][1]["open"]
     assert join(api, table, bob) == 1
     assert_problem(
         api.http.post(f"/v1/games/{table.id}/join", json={}, headers=bearer(bob)), 409, "game_already_started"
