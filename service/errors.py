@@ -24,6 +24,12 @@ class RulesetNotFoundError(ProblemError):
     status, code, title = 404, "ruleset_not_found", "No such ruleset"
 
 
+class UnknownRulesetError(ProblemError):
+    """A ruleset named in a query that is none of ours (a path that names none is 404 `ruleset_not_found`)."""
+
+    status, code, title = 422, "unknown_ruleset", "No such ruleset"
+
+
 class NotFoundError(ProblemError):
     status, code, title = 404, "not_found", "Not found"
 

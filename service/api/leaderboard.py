@@ -9,13 +9,13 @@ from flask.views import MethodView
 from flask_smorest.pagination import PaginationParameters
 
 from games.registry import RULESETS
-from games.table import SetupError
 from service import queries, seating
 from service.api import player_schemas, schemas
 from service.api.context import services
 from service.api.openapi import PLAYER
 from service.api.parsing import Blueprint
 from service.api.players import me
+from service.errors import UnknownRulesetError
 
 blp = Blueprint("leaderboard", __name__, url_prefix="/v1", description="Ratings and matchmaking")
 
@@ -30,7 +30,7 @@ class Leaderboard(MethodView):
         """Players and bots of a ruleset by rating (mu - 3 sigma): games, wins, uncertainty; paginated"""
         ruleset = query["ruleset"]
         if ruleset not in RULESETS:
-            raise SetupError("unknown_ruleset", f"no ruleset {ruleset!r}; see GET /v1/rulesets")
+            raise UnknownRulesetError(f"no ruleset {ruleset!r}; see GET /v1/rulesets")
         p = pagination_parameters
         total, rows = queries.leaderboard(services(), ruleset, (p.page - 1) * p.page_size, p.page_size)
         p.item_count = total

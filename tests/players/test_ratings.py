@@ -183,7 +183,9 @@ def test_rebuilt_ratings_and_players_equal_the_live_ones_byte_for_byte(
     profile = api.http.get(f"/v1/players/{player_id(api, ann)}").json
     assert set(profile["ratings"]) == {"twelve-gangsters", "cash-n-guns"}
     assert profile["ratings"]["twelve-gangsters"]["games"] == 2
-    assert_problem(api.http.get("/v1/leaderboard?ruleset=nope"), 422, "unknown_ruleset")
+    unknown = api.http.get("/v1/leaderboard?ruleset=nope")
+    assert_problem(unknown, 422, "unknown_ruleset")
+    assert unknown.json["title"] == "No such ruleset"  # nothing was being created
 
 
 def test_the_tally_job_run_twice_changes_no_rating(api: ApiClient, redis_client: redis.Redis, drain) -> None:
