@@ -165,7 +165,10 @@ def openapi() -> None:
 def connect() -> redis.Redis:
     config = Config()
     if not config.redis_url:
-        raise click.UsageError("set REDIS_URL to the Redis that holds the games")
+        own = RedisServer(config.data_dir / "redis", config.redis_port).url
+        raise click.UsageError(
+            f"set REDIS_URL to the Redis that holds the games (the one `syndicate run` starts: REDIS_URL={own})"
+        )
     return checked(config).redis()
 
 

@@ -1,5 +1,6 @@
 import json
 
+import pytest
 import redis
 from click.testing import CliRunner
 
@@ -110,3 +111,11 @@ def test_time_travel_shows_the_callers_view_as_it_was(api: ApiClient) -> None:
     missing = api.http.get(f"/v1/games/{table.id}/states/{version + 99}")
     assert missing.status_code == 404 and missing.json["code"] == "version_not_found"
     assert api.http.get(f"/v1/games/{table.id}/states/0").json["code"] == "version_not_found"
+
+
+def test_an_audit_without_redis_url_says_which_url_syndicate_run_serves(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    monkeypatch.setenv("SYNDICATE_REDIS_PORT", "6401")
+    result = CliRunner().invoke(cli, ["audit", "0123456789abcdef"])
+    assert result.exit_code == 2
+    assert "REDIS_URL=redis://127.0.0.1:6401/0" in result.output
