@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from werkzeug.test import TestResponse
 
+from service import metrics
 from service.live import RETRY_MS
 from tests.client import ApiClient, assert_problem
 from tests.players.helpers import bearer, create, join, play_first_legal
@@ -141,3 +142,16 @@ def test_retry_waits_for_the_first_notice_when_a_keep_alive_comes_first(redis_cl
     projection.tell([("p0", "g:2:game_started", {"type": "game_started", "game_id": "g"})], "2026-12-01T00:00:01.000Z")
     assert next(feed).startswith("id: ")
     feed.close()
+
+
+def test_a_players_feed_counts_among_the_live_feeds_while_it_is_open(api: ApiClient) -> None:
+    ann = api.register("Ann")
+    create(api, ann, [{"player": "me"}, {"open": True}, {"open": True}])
+    open_before = metrics.LIVE_FEEDS._value.get()
+    response = api.http.get("/v1/players/me/events/stream?after=0", headers=bearer(ann))
+    chunks = iter(response.response)
+    while "seated" not in next(chunks).decode():  # the feed is under way
+        pass
+    assert metrics.LIVE_FEEDS._value.get() == open_before + 1
+    response.close()
+    assert metrics.LIVE_FEEDS._value.get() == open_before
