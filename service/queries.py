@@ -30,13 +30,34 @@ from service.use_cases import seat_of
 PAGE = 500
 
 
+class Seated(msgspec.Struct):
+    seat: int
+
+
 class Versioned(msgspec.Struct):
     version: int
+    you: Seated | None = None
+
+
+class Moved(msgspec.Struct):
+    game: Versioned
 
 
 def version_of(document: bytes) -> int:
     """The `version` of an encoded view or result, without decoding the rest."""
     return msgspec.json.decode(document, type=Versioned).version
+
+
+def shown_by(document: bytes) -> tuple[int, int | None]:
+    """The version an encoded view shows, and whose seat's view it is (None: a spectator's, or a result)."""
+    shown = msgspec.json.decode(document, type=Versioned)
+    return shown.version, shown.you.seat if shown.you else None
+
+
+def moved_by(answer: bytes) -> tuple[int, int | None]:
+    """`shown_by` of the view in an encoded move answer."""
+    game = msgspec.json.decode(answer, type=Moved).game
+    return game.version, game.you.seat if game.you else None
 
 
 def view(services: Services, game_id: str, token: str | None) -> bytes:

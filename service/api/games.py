@@ -29,10 +29,6 @@ def json_answer(document: bytes, status: int = 200, **headers: str) -> Response:
     return Response(document, status=status, mimetype="application/json", headers=headers)
 
 
-def etag(saved: Saved) -> dict[str, str]:
-    return {"ETag": hygiene.etag(saved.game.version)}
-
-
 @blp.route("")
 class GameCollection(MethodView):
     @blp.doc(operationId="listGames")
@@ -69,8 +65,8 @@ class GameResource(MethodView):
     def get(self, game_id: str) -> Any:
         """The game as the caller may see it, with `legal_moves` for a seat token"""
         view = queries.view(services(), game_id, bearer_token())
-        version = queries.version_of(view)
-        return hygiene.unchanged(version) or json_answer(view, ETag=hygiene.etag(version))
+        version, seat = queries.shown_by(view)
+        return hygiene.unchanged(version, seat) or json_answer(view, ETag=hygiene.etag(version, seat))
 
 
 @blp.route("/<game_id>/join")
@@ -86,7 +82,7 @@ class JoinResource(MethodView):
         player = use_cases.account_of(services(), bearer_token())
         saved, seat, token = use_cases.join_game(services(), game_id, body.get("name"), player)
         answer = {"seat": seat, **({"token": token} if token else {}), "game": msgspec.Raw(saved.views[str(seat)])}
-        return json_answer(msgspec.json.encode(answer), 201, **etag(saved))
+        return json_answer(msgspec.json.encode(answer), 201, ETag=hygiene.etag(saved.game.version, seat))
 
 
 @blp.route("/<game_id>/moves")
@@ -109,7 +105,7 @@ class MoveResource(MethodView):
         if_match = parse_if_match(headers.get("if_match"))
         caller = Caller(token=token)
         answer = use_cases.make_move(services(), game_id, caller, body, if_match, headers.get("idempotency_key"))
-        return json_answer(answer, ETag=hygiene.etag(queries.version_of(answer)))
+        return json_answer(answer, ETag=hygiene.etag(*queries.moved_by(answer)))
 
 
 @blp.route("/<game_id>/result")
@@ -130,7 +126,7 @@ def created(saved: Saved, handed: dict[int, str]) -> Response:
     view = msgspec.json.decode(saved.views[SPECTATOR_FIELD])
     view["tokens"] = [{"seat": seat, "token": token} for seat, token in sorted(handed.items())]
     location = url_for("games.GameResource", game_id=saved.game.game_id)
-    return json_answer(msgspec.json.encode(view), 201, Location=location, **etag(saved))
+    return json_answer(msgspec.json.encode(view), 201, Location=location, ETag=hygiene.etag(saved.game.version))
 
 
 def seat_answer(saved: Saved) -> Response:
@@ -176,10 +172,12 @@ class RematchResource(MethodView):
 
 
 def parse_if_match(header: str | None) -> int | None:
-    """The version an If-Match names: `"5"`, `W/"5"` or `5`; `*` (any version) and no header give None."""
+    """The version an If-Match names: `"5"`, `W/"5"` or `5`, or a seat's view's tag (`"5-0"`); `*` (any
+    version) and no header give None."""
     value = (header or "*").strip().removeprefix("W/").strip('"')
     if value == "*":
         return None
-    if not INTEGER.fullmatch(value):
+    version, sep, seat = value.partition("-")
+    if not INTEGER.fullmatch(version) or (sep and not INTEGER.fullmatch(seat)):
         raise VersionMismatchError('If-Match must name a version, like "5"')
-    return int(value)
+    return int(version)

@@ -40,10 +40,10 @@ class EventCollection(MethodView):
         if request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON:
             lines = queries.export(services(), game, seat, query["after"])
             return Response(stream_with_context(lines), mimetype=NDJSON, headers={"Vary": LOG_VARIES})
-        if not_modified := hygiene.unchanged(game.version, vary=LOG_VARIES):
+        if not_modified := hygiene.unchanged(game.version, seat, vary=LOG_VARIES):
             return not_modified
         page = queries.event_page(services(), game, seat, query["after"], query["limit"])
-        return page, 200, {"ETag": hygiene.etag(game.version), "Vary": LOG_VARIES}
+        return page, 200, {"ETag": hygiene.etag(game.version, seat), "Vary": LOG_VARIES}
 
 
 @blp.route("/<game_id>/events/stream", parameters=[LAST_EVENT_ID])

@@ -73,13 +73,17 @@ def vary_by_origin(response: Response) -> Response:
     return response
 
 
-def etag(version: int) -> str:
-    return f'"{version}"'
+def etag(version: int, seat: int | None = None) -> str:
+    """An answer's entity tag: the version of the game it shows and, for a seat's own view, the seat. A view
+    differs by viewer, and a cache that holds several asks with all their tags (RFC 9111 4.3.1; a browser does
+    when Authorization differs): the 304 must name the viewer's own, never another's of the same version."""
+    return f'"{version}"' if seat is None else f'"{version}-{seat}"'
 
 
-def unchanged(version: int, vary: str | None = None) -> Response | None:
-    """304 Not Modified if the caller's `If-None-Match` names this version; None to answer in full. It varies
-    as the full answer would (by `Authorization`, as every answer: `honest_headers`)."""
-    if request.if_none_match and request.if_none_match.contains_weak(str(version)):
-        return Response(status=304, headers={"ETag": etag(version), **({"Vary": vary} if vary else {})})
+def unchanged(version: int, seat: int | None = None, vary: str | None = None) -> Response | None:
+    """304 Not Modified if the caller's `If-None-Match` names this answer's tag; None to answer in full. It
+    varies as the full answer would (by `Authorization`, as every answer: `honest_headers`)."""
+    tag = etag(version, seat)
+    if request.if_none_match and request.if_none_match.contains_weak(tag.strip('"')):
+        return Response(status=304, headers={"ETag": tag, **({"Vary": vary} if vary else {})})
     return None

@@ -185,19 +185,21 @@ REQUEST_ID_HEADER = {"X-Request-ID": "RequestId"}
 """A response header, by its component's name (apispec makes it a reference)."""
 
 ETAG = {
-    "description": 'the version of the game the answer shows, quoted (`"12"`): send it back as `If-None-Match` to '
-    "read again only if the game has moved, or as a move's `If-Match`",
-    "schema": {"type": "string", "pattern": '^"[0-9]{1,15}"$'},
+    "description": 'the version of the game the answer shows, quoted (`"12"`), and for a seat\'s own view the seat '
+    '(`"12-0"`): each viewer\'s answer has a tag of its own. Send it back as `If-None-Match` to read again only if '
+    "the game has moved, or as a move's `If-Match`",
+    "schema": {"type": "string", "pattern": '^"[0-9]{1,15}(-[0-9]{1,3})?"$'},
 }
 VERSION_TAG = {"ETag": "ETag"}
 """The `headers` of an answer that carries its game's version as an `ETag` (service/api/hygiene.py)."""
 IF_NONE_MATCH = {
-    "description": "the `ETag` of an earlier answer: while it names the current version, the answer is 304 "
-    "with no body",
+    "description": "the `ETag` of an earlier answer (or several, comma-separated): while one is the tag of the "
+    "answer the caller would get now (the current version, the caller's own view), the answer is 304 with no body "
+    "and that tag",
     "schema": {"type": "string"},
 }
 NOT_MODIFIED = {
-    "description": "Not modified: `If-None-Match` names the current version; no body.",
+    "description": "Not modified: `If-None-Match` names this caller's answer at the current version; no body.",
     "headers": {**VERSION_TAG, **REQUEST_ID_HEADER},
 }
 

@@ -146,7 +146,10 @@ class MoveSchema(DeclaredInGames):
 
 class MoveHeadersSchema(Schema):
     if_match = fields.String(
-        data_key="If-Match", metadata={"description": 'the version the move is meant for, e.g. "5"'}
+        data_key="If-Match",
+        metadata={
+            "description": 'the version the move is meant for, e.g. "5" (or the ETag of the seat\'s view, "5-0")'
+        },
     )
     idempotency_key = fields.String(
         data_key="Idempotency-Key",

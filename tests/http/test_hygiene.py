@@ -98,6 +98,26 @@ def test_an_unchanged_view_is_304_until_the_game_moves(api: ApiClient) -> None:
     assert moved.status_code == 200 and moved.headers["ETag"] != tag
 
 
+@pytest.mark.parametrize("path", ["", "/events"])
+def test_each_viewer_has_its_own_etag_so_no_cache_serves_one_viewers_answer_to_another(
+    api: ApiClient, path: str
+) -> None:
+    table = api.create(players=3, options={"first_boss": 0})
+    url, seat0 = f"/v1/games/{table.id}{path}", api.auth(table, 0)
+    tags = {who: api.http.get(url, headers=headers).headers["ETag"]
+            for who, headers in (("spectator", {}), ("seat 0", seat0), ("seat 1", api.auth(table, 1)))}  # fmt: skip
+    assert len(set(tags.values())) == 3, tags
+    # A cache holding the spectator's answer may revalidate it for seat 0 (RFC 9111 4.3.1; Chromium does when
+    # Authorization differs): seat 0 must get its own answer in full, not a 304 that serves it the spectator's.
+    revalidated = api.http.get(url, headers={**seat0, "If-None-Match": tags["spectator"]})
+    assert revalidated.status_code == 200 and revalidated.headers["ETag"] == tags["seat 0"]
+    # Offered every tag it holds, the 304 names the answer that is seat 0's own.
+    offered = api.http.get(url, headers={**seat0, "If-None-Match": f"{tags['spectator']}, {tags['seat 0']}"})
+    assert offered.status_code == 304 and offered.headers["ETag"] == tags["seat 0"]
+    # A seat's tag names the version as a move's If-Match, as a spectator's does.
+    assert api.play(table, 0, 6, headers={"If-Match": tags["seat 0"]}).status_code == 200
+
+
 def test_an_unchanged_event_page_and_result_are_304(api: ApiClient) -> None:
     table = api.create(players=3, options={"first_boss": 0})
     page = api.http.get(f"/v1/games/{table.id}/events")

@@ -26,7 +26,7 @@ def test_a_retry_with_the_same_key_and_body_returns_the_first_answer_and_appends
         retry = api.play(table, 1, 7, headers={"Idempotency-Key": "round-1"})
         assert retry.status_code == 200
         assert retry.json == first.json
-        assert retry.headers["ETag"] == '"4"'
+        assert retry.headers["ETag"] == '"4-1"'  # version 4, seat 1's view
         assert api.version(table) == 4 == stream_length(redis_client, table)
         assert len(api.events(table)) == 4
     plays = [e for e in api.events(table, 1) if e["type"] == "twelve_gangsters.gangster_played"]
@@ -99,13 +99,13 @@ def test_a_move_with_the_current_version_in_if_match_lands_and_answers_the_new_e
         response = api.play(table, seat, 6, headers={"If-Match": f'"{version}"'})
         assert response.status_code == 200
         new = response.json["version"]
-        assert response.headers["ETag"] == f'"{new}"'
+        assert response.headers["ETag"] == f'"{new}-{seat}"'  # the new version, the mover's own view
         assert new == api.version(table)
     assert api.version(table) == 8  # the last play also revealed the round and passed the Boss token
     weak = api.play(table, 1, 2, headers={"If-Match": 'W/"8"'})
-    assert (weak.status_code, weak.headers["ETag"]) == (200, '"9"')
+    assert (weak.status_code, weak.headers["ETag"]) == (200, '"9-1"')
     star = api.play(table, 2, 2, headers={"If-Match": "*"})
-    assert (star.status_code, star.headers["ETag"]) == (200, '"10"')
+    assert (star.status_code, star.headers["ETag"]) == (200, '"10-2"')
 
 
 def test_every_view_of_a_game_carries_its_version_as_etag(api: ApiClient) -> None:
@@ -117,7 +117,7 @@ def test_every_view_of_a_game_carries_its_version_as_etag(api: ApiClient) -> Non
     assert created.headers["Location"].endswith(f"/v1/games/{game_id}")
     table = Table(game_id, {t["seat"]: t["token"] for t in created.json["tokens"]})
     joined = api.join(table, "B")
-    assert joined.headers["ETag"] == '"4"'
+    assert joined.headers["ETag"] == '"4-1"'  # the joiner's own view
     for seat in range(3):
         assert api.play(table, seat, 1).status_code == 200
     version = 4 + 5
@@ -126,7 +126,7 @@ def test_every_view_of_a_game_carries_its_version_as_etag(api: ApiClient) -> Non
         assert response.headers["ETag"] == f'"{version}"'
         assert response.json["version"] == version
     seat_view = api.http.get(f"/v1/games/{game_id}", headers=api.auth(table, 1))
-    assert seat_view.headers["ETag"] == f'"{version}"'
+    assert seat_view.headers["ETag"] == f'"{version}-1"'
 
 
 def stored_strings(redis_client: redis.Redis) -> list[bytes]:

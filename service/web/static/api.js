@@ -14,7 +14,9 @@ export async function call(method, path, { body, token, ifMatch } = {}) {
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (ifMatch !== undefined) headers["If-Match"] = `"${ifMatch}"`;
   if (method === "POST" && path.endsWith("/moves")) headers["Idempotency-Key"] = crypto.randomUUID();
-  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  // no-store: a seat's view holds its hand, which has no place in the browser's disk cache.
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  const response = await fetch(path, { method, headers, body: payload, cache: "no-store" });
   if (response.status === 204) return null;
   const data = await response.json();
   if (!response.ok) throw new ApiError(response.status, data);
