@@ -132,6 +132,6 @@ def test_an_open_seat_is_joined_from_the_lobby_and_the_game_starts(
     page.reload()
     page.locator(f'[data-status="waiting"] [data-join="{game_id}"]').click()
     page.locator('.board[data-status="in_progress"]').wait_for()
-    assert page.locator(".table-head").inner_text().count("Zoé (you)") == 1
+    assert page.locator("#playing-as").inner_text() == "You are Zoé"
     page.locator("[data-move]").first.wait_for()
     assert requests.get(f"{live_url}/v1/games/{game_id}", timeout=10).json()["seats"][1]["name"] == "Zoé"

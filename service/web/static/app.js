@@ -56,7 +56,12 @@ const app = {
 
 function header() {
   document.getElementById("brand").textContent = t("brand");
-  document.getElementById("skip-link").textContent = t("skip");
+  const skip = document.getElementById("skip-link");
+  skip.textContent = t("skip");
+  skip.onclick = (event) => {
+    event.preventDefault(); // the hash is the route: `#main` would leave the page for the lobby
+    main.focus();
+  };
   document.title = t("brand");
   const langs = document.getElementById("langs");
   langs.setAttribute("aria-label", t("language"));

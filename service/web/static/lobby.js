@@ -174,6 +174,7 @@ function seatLabel(seat) {
 export function gameItem(game, app) {
   const mine = seats.of(game.game_id) || player.seated(game);
   const actions = [];
+  const refused = h("span", { class: "error", role: "alert", "data-refused": game.game_id });
   if (mine && game.status !== "finished") actions.push(link(`#/game/${game.game_id}`, t("play"), "primary"));
   if (!mine && game.status === "waiting" && game.open_seats > 0) {
     const join = h("button", { type: "button", class: "primary", "data-join": game.game_id }, t("join"));
@@ -185,7 +186,7 @@ export function gameItem(game, app) {
         if (joined.token) seats.keep(game.game_id, joined.seat, joined.token);
         app.go(`#/game/${game.game_id}`);
       } catch (failure) {
-        app.announce(app.problem(failure));
+        refused.textContent = app.problem(failure); // shown beside the game, and read out (role=alert)
       }
     };
     actions.push(join);
@@ -196,6 +197,7 @@ export function gameItem(game, app) {
     h("span", { class: "who" }, game.seats.map(seatLabel).join(" · ")),
     h("span", { class: "when" }, when(game.created_at)),
     h("span", { class: "actions" }, actions),
+    refused,
   ]);
 }
 

@@ -6,6 +6,8 @@ import { GAMES, EVENT_TYPES } from "./games/index.js";
 import { money, t } from "./i18n.js";
 import { howTo } from "./lobby.js";
 
+const REMATCH_LOOK_MS = 3000;
+
 export function seatName(view, seat, me) {
   const info = view.seats[seat] || {};
   // Bots are told apart by their seat: a table may hold several of one kind.
@@ -111,10 +113,11 @@ export async function showTable(root, app, gameId, watching) {
       setTimeout(() => refresh().catch(() => {}), 0); // the log: other seats may have moved in between
     } catch (failure) {
       notice = app.problem(failure);
-      await refresh(false);
+      await refresh(false).catch(() => {}); // the notice is shown all the same, on the table as it was
+    } finally {
+      draw();
+      document.body.dataset.busy = "0";
     }
-    draw();
-    document.body.dataset.busy = "0";
   };
 
   // Leave, resign, abort, rematch: each answers the game as a spectator sees it, or the new game.
@@ -135,6 +138,7 @@ export async function showTable(root, app, gameId, watching) {
       }
     } catch (failure) {
       notice = app.problem(failure);
+      await refresh(false).catch(() => {}); // what was refused may be stale: a rematch another seat asked for
       draw();
     }
   };
@@ -154,7 +158,8 @@ export async function showTable(root, app, gameId, watching) {
         h("h1", {}, rulesetName(view.ruleset)),
         h("span", { class: `badge status-${view.status}` }, t(`status.${view.status}`)),
         h("span", { class: "meta", id: "version" }, t("version_n", { n: view.version })),
-        h("span", { class: "meta" }, ui.me === null ? t("watching") : t("playing_as", { name: ui.name(ui.me) })),
+        h("span", { class: "meta", id: "playing-as" },
+          ui.me === null ? t("watching") : t("playing_as", { name: seatName(view, ui.me, null) })),
         h("nav", { class: "links" }, [
           h("a", { href: "#/", class: "button" }, t("back_to_lobby")),
           view.status === "finished" ? h("a", { href: `#/replay/${gameId}`, class: "button", id: "to-replay" }, t("replay")) : null,
@@ -206,10 +211,16 @@ export async function showTable(root, app, gameId, watching) {
   draw();
   const stop = view.status === "finished" && result?.tallied ? () => {} : follow(gameId, token, EVENT_TYPES, later);
   const timer = setInterval(tick, 250);
+  // The feed ends with the tally, but a seat of a finished game may still be asked to its rematch: look now
+  // and then, until there is one.
+  const rematchWatch = setInterval(() => {
+    if (view.you && view.status === "finished" && !view.rematch) refresh().catch(() => {});
+  }, REMATCH_LOOK_MS);
   return () => {
     left = true;
     stop();
     clearInterval(timer);
+    clearInterval(rematchWatch);
     clearTimeout(pending);
   };
 }

@@ -14,7 +14,7 @@ export const PHASES = ["draw", "hit", "crime", "collection", "recruit", "law"];
 export const score = (amount, ui) => ui.money(amount);
 
 const FIELDS = ["mobster", "card", "target", "operation", "law"];
-const picked = { subject: null };
+const picked = { game: null, subject: null }; // the card picked on this game's table, kept across redraws
 
 function subjects(move) {
   return [...FIELDS.map((f) => move[f]).filter((v) => typeof v === "string"), ...(move.cards || [])];
@@ -111,7 +111,7 @@ function actions(ui) {
 export function render(view, ui) {
   const state = view.state;
   const legalIds = new Set(ui.legal.flatMap(subjects));
-  if (!legalIds.has(picked.subject)) picked.subject = null;
+  if (picked.game !== view.game_id || !legalIds.has(picked.subject)) Object.assign(picked, { game: view.game_id, subject: null });
   return [
     h("p", { class: "info" }, [
       ui.t("mturn", { n: state.turn }), " · ", state.phase !== "setup" ? ui.t("active_is", { name: ui.name(state.active_seat) }) : "",
