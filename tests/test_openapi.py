@@ -124,7 +124,7 @@ def test_the_conditional_reads_take_if_none_match_and_may_answer_304_with_their_
             conditional.add(operation["operationId"])
             assert "ETag" in operation["responses"]["200"]["headers"]
             assert operation["responses"]["304"] == {"$ref": "#/components/responses/NotModified"}
-    assert conditional == {"getGame", "listEvents", "getResult"}
+    assert conditional == {"getGame", "listEvents", "getResult", "getStateAtVersion"}
     not_modified = doc["components"]["responses"]["NotModified"]
     assert "content" not in not_modified and "ETag" in not_modified["headers"]
 

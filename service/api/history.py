@@ -110,13 +110,16 @@ class StreamTickets(MethodView):
 @blp.route("/<game_id>/states/<version:version>")
 class StateAtVersion(MethodView):
     @blp.doc(operationId="getStateAtVersion", security=SEAT_OR_SPECTATOR)
-    @blp.response(200, schemas.GameSchema)
+    @blp.response(200, schemas.GameSchema, headers=VERSION_TAG)
     @blp.alt_response(401, response="UNAUTHORIZED")
     @blp.alt_response(404, response="NOT_FOUND")
     def get(self, game_id: str, version: int) -> Any:
-        """The caller's view as it was at a version (time travel)"""
+        """The caller's view as it was at a version (time travel); its ETag is the game's version now, since
+        the past changes only in what the end reveals"""
         game, seat = queries.caller(services(), game_id, bearer_token())
-        return queries.state_at(services(), game, version, seat)
+        if not_modified := hygiene.unchanged(game.version, seat):
+            return not_modified
+        return queries.state_at(services(), game, version, seat), 200, {"ETag": hygiene.etag(game.version, seat)}
 
 
 @blp.route("/<game_id>/audit")

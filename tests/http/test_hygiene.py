@@ -118,6 +118,23 @@ def test_each_viewer_has_its_own_etag_so_no_cache_serves_one_viewers_answer_to_a
     assert api.play(table, 0, 6, headers={"If-Match": tags["seat 0"]}).status_code == 200
 
 
+def test_a_past_state_is_304_until_the_game_moves_and_then_shows_what_the_end_revealed(api: ApiClient) -> None:
+    table = api.create(players=3, options={"first_boss": 0})
+    assert api.play(table, 0, 5).status_code == 200  # version 4: seat 0's gangster, face down
+    url = f"/v1/games/{table.id}/states/4"
+    first = api.http.get(url)
+    tag = first.headers["ETag"]
+    assert api.http.get(url, headers={"If-None-Match": tag}).status_code == 304
+    assert api.http.get(url, headers={**api.auth(table, 0), "If-None-Match": tag}).status_code == 200  # its own
+    for card in [5, *(c for c in range(1, 13) if c != 5)]:
+        for seat in range(3):
+            if (card, seat) != (5, 0):
+                assert api.play(table, seat, card).status_code == 200
+    later = api.http.get(url, headers={"If-None-Match": tag})
+    assert later.status_code == 200 and later.headers["ETag"] != tag
+    assert later.json != first.json  # the game is over: the past shows what was face down
+
+
 def test_an_unchanged_event_page_and_result_are_304(api: ApiClient) -> None:
     table = api.create(players=3, options={"first_boss": 0})
     page = api.http.get(f"/v1/games/{table.id}/events")
