@@ -4,9 +4,11 @@ leaving the table, and the lobby shows a refused join beside its game."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 import requests
-from playwright.sync_api import Page
+from playwright.sync_api import Page, Route
 
 from tests.test_docs_browser import Watch
 from tests.web.conftest import click_first_move, create_game, play_to_the_end
@@ -68,4 +70,34 @@ def test_a_join_the_api_refuses_is_shown_beside_its_game(client: tuple[Page, Wat
     refused.wait_for()
     assert refused.is_visible() and refused.inner_text().strip()
     assert len(watch.errors) == 1 and "409" in watch.errors[0]  # the browser logs the refusal: that one only
+    watch.errors.clear()
+
+
+def test_a_table_whose_catch_up_is_refused_tries_again_and_catches_up(
+    client: tuple[Page, Watch], live_url: str, worker
+) -> None:
+    page, watch = client
+    game_id = create_game(page, "twelve-gangsters", ["me", "random", "random"])
+    page.locator("[data-move]").first.wait_for()
+    refused: list[str] = []
+
+    def rate_limited_once(route: Route) -> None:
+        if refused:
+            route.continue_()
+            return
+        refused.append(route.request.url)
+        problem = {"type": "about:blank", "title": "Too many requests", "status": 429, "code": "rate_limited",
+                   "detail": "over the limit; try again in 1 s"}  # fmt: skip
+        route.fulfill(status=429, headers={"Retry-After": "1"}, content_type="application/problem+json",
+                      body=json.dumps(problem))  # fmt: skip
+
+    page.route(f"**/v1/games/{game_id}/events?*", rate_limited_once)
+    click_first_move(page)  # the bots answer on the feed; the table's first catch-up is refused
+    while not refused:
+        page.wait_for_timeout(50)
+    page.locator(".notice:not(:empty)").wait_for()
+    version = requests.get(f"{live_url}/v1/games/{game_id}", timeout=10).json()["version"]
+    page.locator(f'.board[data-version="{version}"]').wait_for()  # caught up, with no feed message to prompt it
+    page.locator(".notice:empty").wait_for(state="attached")  # and its notice is gone
+    assert all("429" in error for error in watch.errors)  # the browser logs the refusal: nothing else
     watch.errors.clear()

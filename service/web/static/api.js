@@ -1,10 +1,11 @@
 // The public HTTP API, as any client calls it: JSON, bearer seat tokens, problem+json errors, stream tickets.
 
 export class ApiError extends Error {
-  constructor(status, problem) {
+  constructor(status, problem, retryAfter = 0) {
     super(problem.detail || problem.title || `HTTP ${status}`);
     this.status = status;
     this.code = problem.code || "http_error";
+    this.retryAfter = retryAfter; // seconds, from Retry-After (a 429, a 503): when asking again makes sense
   }
 }
 
@@ -19,7 +20,7 @@ export async function call(method, path, { body, token, ifMatch } = {}) {
   const response = await fetch(path, { method, headers, body: payload, cache: "no-store" });
   if (response.status === 204) return null;
   const data = await response.json();
-  if (!response.ok) throw new ApiError(response.status, data);
+  if (!response.ok) throw new ApiError(response.status, data, Number(response.headers.get("Retry-After")) || 0);
   return data;
 }
 

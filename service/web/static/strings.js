@@ -84,8 +84,7 @@ export const STRINGS_EN = {
   "decision.retarget": "pick a new target",
   "decision.courage": "stand or lie down",
   "decision.take": "take an item",
-  "decision.sharing": "take an item",
-  "decision.redeal": "keep or redeal your hand",
+  "decision.setup": "keep or redeal your hand",
   "decision.draw": "draw phase",
   "decision.discard": "discard down to 10",
   "decision.hit": "hit phase",
@@ -311,6 +310,11 @@ export const STRINGS_EN = {
   "ev.mobsters.first_player_chosen": ({ p, name }) => `${name(p.seat)} plays first`,
   "ev.mobsters.cards_drawn": ({ p, name }) => `${name(p.seat)} drew ${p.count} cards`,
   "ev.mobsters.cards_discarded": ({ p, name }) => `${name(p.seat)} discarded ${p.cards.length} cards`,
+  // Whether a seat redeals is its own until the reveal: the others are shown only that it decided.
+  "ev.mobsters.setup_decided": ({ p, name }) =>
+    p.redeal === undefined ? `${name(p.seat)} decided` : `${name(p.seat)} decided to ${p.redeal ? "redeal" : "keep the hand"}`,
+  "ev.mobsters.setup_revealed": ({ p, name }) =>
+    `Setup: ${p.kept.map(name).join(", ") || "nobody"} kept` + (p.redealing.length ? `; ${p.redealing.map(name).join(", ")} redeal` : ""),
   "ev.mobsters.hand_kept": ({ p, name }) => `${name(p.seat)} kept the hand`,
   "ev.mobsters.turn_started": ({ p, name }) => `Turn ${p.turn}: ${name(p.seat)}`,
   "ev.mobsters.attendance_rolled": ({ p, name }) => `${name(p.seat)} rolled for attendance`,
@@ -446,8 +450,7 @@ export const STRINGS_FR = {
   "decision.retarget": "choisir une autre cible",
   "decision.courage": "rester debout ou se coucher",
   "decision.take": "prendre un objet",
-  "decision.sharing": "prendre un objet",
-  "decision.redeal": "garder ou changer votre main",
+  "decision.setup": "garder ou changer votre main",
   "decision.draw": "phase de pioche",
   "decision.discard": "défausser jusqu'à 10",
   "decision.hit": "phase des contrats",
@@ -667,6 +670,10 @@ export const STRINGS_FR = {
   "ev.mobsters.first_player_chosen": ({ p, name }) => `${name(p.seat)} joue en premier`,
   "ev.mobsters.cards_drawn": ({ p, name }) => `${name(p.seat)} a pioché ${p.count} cartes`,
   "ev.mobsters.cards_discarded": ({ p, name }) => `${name(p.seat)} a défaussé ${p.cards.length} cartes`,
+  "ev.mobsters.setup_decided": ({ p, name }) =>
+    p.redeal === undefined ? `${name(p.seat)} a décidé` : `${name(p.seat)} a décidé de ${p.redeal ? "changer de main" : "garder sa main"}`,
+  "ev.mobsters.setup_revealed": ({ p, name }) =>
+    `Mise en place : ${p.kept.map(name).join(", ") || "personne"} garde` + (p.redealing.length ? ` ; ${p.redealing.map(name).join(", ")} change de main` : ""),
   "ev.mobsters.hand_kept": ({ p, name }) => `${name(p.seat)} a gardé sa main`,
   "ev.mobsters.turn_started": ({ p, name }) => `Tour ${p.turn} : ${name(p.seat)}`,
   "ev.mobsters.attendance_rolled": ({ p, name }) => `${name(p.seat)} a lancé les dés de présence`,

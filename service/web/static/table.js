@@ -110,7 +110,7 @@ export async function showTable(root, app, gameId, watching) {
       const answer = await call("POST", `/v1/games/${gameId}/moves`, { body: move, token, ifMatch: single ? view.version : undefined });
       view = answer.game;
       notice = "";
-      setTimeout(() => refresh().catch(() => {}), 0); // the log: other seats may have moved in between
+      setTimeout(catchUp, 0); // the log: other seats may have moved in between
     } catch (failure) {
       notice = app.problem(failure);
       await refresh(false).catch(() => {}); // the notice is shown all the same, on the table as it was
@@ -202,10 +202,23 @@ export async function showTable(root, app, gameId, watching) {
   };
 
   let pending = null;
+  let behind = false; // a catch-up failed: its notice goes once the table has caught up
+  // Read the game again; if that fails, say so and try again (after Retry-After, if the answer gave one):
+  // the feed may have told all it had, and the table must not stay behind it.
+  const catchUp = () => refresh().then(() => {
+    if (behind) { behind = false; notice = ""; draw(); }
+  }, (failure) => {
+    if (left) return;
+    behind = true;
+    notice = app.problem(failure);
+    draw();
+    clearTimeout(pending);
+    pending = setTimeout(catchUp, 1000 * (failure.retryAfter || 2));
+  });
   const later = (message) => {
     if (Number(message.lastEventId) <= (events.at(-1)?.version ?? 0) && message.type !== "game_finished") return; // seen
     clearTimeout(pending);
-    pending = setTimeout(() => refresh().catch((failure) => { notice = app.problem(failure); draw(); }), 60);
+    pending = setTimeout(catchUp, 60);
   };
   await refresh(false);
   draw();

@@ -3,7 +3,8 @@
 // cards that some legal move names, then one of the legal moves that name it.
 import { die, h, seatSection } from "../dom.js";
 
-export const EVENTS = ["deck_shuffled", "first_player_chosen", "cards_drawn", "cards_discarded", "hand_kept",
+export const EVENTS = ["deck_shuffled", "first_player_chosen", "cards_drawn", "cards_discarded", "setup_decided",
+  "setup_revealed", "hand_kept",
   "turn_started", "attendance_rolled", "phase_started", "extra_card_bought", "hit_attempted", "mobster_killed",
   "operation_reassigned", "operations_discarded", "operation_destroyed", "crime_committed", "petty_crime_committed",
   "income_collected", "income_doubled", "cost_charged", "mobster_recruited", "operation_attached", "law_placed",
