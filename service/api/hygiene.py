@@ -75,8 +75,8 @@ def vary_by_origin(response: Response) -> Response:
 
 def etag(version: int, seat: int | None = None) -> str:
     """An answer's entity tag: the version of the game it shows and, for a seat's own view, the seat. A view
-    differs by viewer, and a cache that holds several asks with all their tags (RFC 9111 4.3.1; a browser does
-    when Authorization differs): the 304 must name the viewer's own, never another's of the same version."""
+    differs by viewer, and a cache holding several answers may ask with all their tags (RFC 9111 4.3.1; a
+    browser does when Authorization differs): the 304 must name the viewer's own, never another's."""
     return f'"{version}"' if seat is None else f'"{version}-{seat}"'
 
 
