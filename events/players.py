@@ -116,8 +116,9 @@ decode_player = msgspec.json.Decoder(Player).decode
 
 
 class PlayerStore:
-    """`replication`: how many replicas must hold a player's change before it is answered (a token handed out
-    that a failover loses would open nothing)."""
+    """`replication`: how many replicas must hold a player's change or a name claim before it is answered (a
+    token handed out that a failover loses would open nothing; a lost claim would let a second player take the
+    name)."""
 
     def __init__(self, client: redis.Redis, replication: Replication | None = None) -> None:
         self.redis = client
@@ -142,8 +143,7 @@ class PlayerStore:
         )
 
     def _replicated(self, script: Any, script_keys: list[str], args: list[Any]) -> Any:
-        """Run a script on its keys' master, answered once the replicas asked for hold what it wrote (a claim a
-        failover loses would let a second player take the name)."""
+        """Run a script on its keys' master, answered once the replicas asked for hold what it wrote."""
         return self.replication.write(
             self.redis, script_keys[0], lambda target: script(keys=script_keys, args=args, client=target)
         )
@@ -161,10 +161,7 @@ class PlayerStore:
         expected = before.version if before else 0
         player_keys = [keys.player_events(after.player_id), keys.player_state(after.player_id)]
         args: list[Any] = [expected, encode(after), *map(encode, events)]
-        written = self.replication.write(
-            self.redis, player_keys[0], lambda target: self._commit(keys=player_keys, args=args, client=target)
-        )
-        if not written:
+        if not self._replicated(self._commit, player_keys, args):
             raise StalePlayerError(after.player_id)
         return after
 

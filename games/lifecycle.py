@@ -45,20 +45,16 @@ def resign(table: Table[Any], seat: int) -> list[Event]:
     return [SeatResigned(seat=seat)]
 
 
-def created_by(table: Table[Any], seat: int | None, player: str | None) -> bool:
-    """Whether the caller (its seat, its player) created the game: the creating player, or a seat named at
-    creation (whose token the creator was handed) and held by it still."""
-    return (player is not None and player == table.creator) or seat in table.founders
-
-
 def abort(table: Table[Any], seat: int | None, player: str | None) -> list[Event]:
-    """The creator calls off a game that has not started."""
+    """The creator calls off a game that has not started: the creating player, or a seat named at creation
+    (whose token the creator was handed) and held by it still."""
     _not_over(table)
     if table.status is not Status.WAITING:
         raise IllegalMoveError("game_already_started", "a game that has started is played out (or resigned)")
-    if not created_by(table, seat, player):
+    by_player = player is not None and player == table.creator
+    if not by_player and seat not in table.founders:
         raise IllegalMoveError("not_creator", "only the game's creator may abort it")
-    return [GameAborted(seat=seat, player=player if player is not None and player == table.creator else None)]
+    return [GameAborted(seat=seat, player=player if by_player else None)]
 
 
 def rematch(table: Table[Any], seat: int, game_id: str) -> list[Event]:

@@ -74,7 +74,7 @@ class Config:
     @property
     def redis_timeout_s(self) -> float:
         """How long a Redis command may take to answer before the request is 503 `unavailable`."""
-        return REDIS_SOCKET_TIMEOUT_S + self.replica_timeout_ms / 1000 * bool(self.min_replicas)
+        return REDIS_SOCKET_TIMEOUT_S + (self.replica_timeout_ms / 1000 if self.min_replicas else 0)
 
     def redis(self) -> redis.Redis:
         """A client for the games' Redis (a RedisCluster in cluster mode, which speaks the same commands);

@@ -19,8 +19,6 @@ from service.api.parsing import INTEGER, Blueprint
 from service.errors import InvalidTokenError, VersionMismatchError
 from service.use_cases import Caller, Saved
 
-"""A game's view depends on who asks: caches keep one per token."""
-
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Create, join and play games")
 
 

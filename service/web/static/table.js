@@ -224,10 +224,15 @@ export async function showTable(root, app, gameId, watching) {
   draw();
   const stop = view.status === "finished" && result?.tallied ? () => {} : follow(gameId, token, EVENT_TYPES, later);
   const timer = setInterval(tick, 250);
-  // The feed ends with the tally, but a seat of a finished game may still be asked to its rematch: look now
-  // and then, until there is one.
-  const rematchWatch = setInterval(() => {
-    if (view.you && view.status === "finished" && !view.rematch) refresh().catch(() => {});
+  // The feed ends with the tally, but a seat of a finished game may still be asked to its rematch: look at
+  // the view now and then (nothing else of a finished game changes), until there is one.
+  const rematchWatch = setInterval(async () => {
+    if (!view.you || view.status !== "finished" || view.rematch) return;
+    const next = await get(`/v1/games/${gameId}`, token).catch(() => null);
+    if (next?.rematch && !left) {
+      view = next;
+      draw();
+    }
   }, REMATCH_LOOK_MS);
   return () => {
     left = true;
