@@ -70,17 +70,19 @@ def rematch(table: Table[Any], seat: int, game_id: str) -> list[Event]:
 
 
 def rematch_seats(table: Table[Any], asker: int) -> list[Seat]:
-    """The seats of a rematch asked for by seat `asker`: players seated again, bots kept, and an anonymous seat
-    named as before where the asker surely held its token, since the new seat's token goes to the asker: its
-    own, and the seats named at creation if the asker is the creating player (it was handed their tokens). Any
-    other anonymous seat opens again for its player to take. An anonymous asker is never taken for the creator
-    here: the creator hands out the tokens of the seats it named, so any of them may be someone else, who must
-    not be given the others' tokens and see their hands."""
+    """The seats of a rematch asked for by seat `asker`: bots kept; the asker seated again, and the seats named at
+    creation if the asker is the creating player (it was handed their tokens); every other registered player
+    invited, its seat kept for it until it joins; any other anonymous seat open again for its player to take.
+
+    Nobody but the asker is seated without saying so: a player seated by another's request would play under a
+    deadline it accepted for one game only, its absent turns played by the house and rated. Nor is an anonymous
+    asker taken for the creator: the creator hands out the tokens of the seats it named, so any of them may be
+    someone else, who must not be given the others' tokens and see their hands."""
     creating_player = table.creator is not None and table.seats[asker].player == table.creator
 
     def again(seat: int, held: Seat) -> Seat:
-        if held.bot or held.player or seat == asker or (creating_player and seat in table.founders):
+        if held.bot or seat == asker or (creating_player and seat in table.founders):
             return Seat(name=held.name, bot=held.bot, player=held.player)
-        return Seat()
+        return Seat(invited=held.player)
 
     return [again(seat, held) for seat, held in enumerate(table.seats)]

@@ -34,15 +34,22 @@ class SetupError(RuleError):
 
 class Seat(msgspec.Struct, frozen=True, omit_defaults=True):
     """A seat: a named human, a bot (`random`, `smart`), or open (neither, until someone joins).
-    A human seat taken by a registered player also names the `player` (its id); its name is the player's."""
+    A human seat taken by a registered player also names the `player` (its id); its name is the player's.
+    An open seat may be kept for one player (`invited`, its id: a rematch's seat of a player who has not
+    accepted yet): only that player takes it."""
 
     name: str | None = None
     bot: str | None = None
     player: str | None = None
+    invited: str | None = None
 
     @property
     def is_open(self) -> bool:
         return self.name is None and self.bot is None
+
+    def takes(self, player: str | None) -> bool:
+        """Whether a newcomer (a player's id, None for an anonymous one) may take this seat."""
+        return self.is_open and self.invited in (None, player)
 
 
 def _every_option(payload: dict[str, Any]) -> dict[str, Any]:
@@ -268,7 +275,11 @@ def join(ruleset: Ruleset[Any], table: Table[Any], name: str, player: str | None
         raise IllegalMoveError("game_already_started", "this game has no open seat left")
     if player is not None and any(s.player == player for s in table.seats):
         raise IllegalMoveError("already_seated", "this player already holds a seat in this game")
-    seat = next(i for i, s in enumerate(table.seats) if s.is_open)
+    free = [i for i, s in enumerate(table.seats) if s.takes(player)]
+    if not free:
+        raise IllegalMoveError("seat_reserved", "the open seats are kept for the players invited to them")
+    kept = [i for i in free if table.seats[i].invited is not None]
+    seat = (kept or free)[0]  # an invited player takes the seat kept for it
     joined = SeatJoined(seat=seat, name=name, player=player)
     return [joined, *_start_if_full(ruleset, evolve(ruleset, table, joined))]
 
@@ -454,6 +465,10 @@ class SeatView(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
         UNSET
     )
     open: bool
+    invited: (
+        Annotated[str, Meta(description="an open seat kept for this player (its id): only that player may take it")]
+        | UnsetType
+    ) = UNSET
     resigned: Annotated[bool, Meta(description="the seat resigned: the random bot plays it")] | UnsetType = UNSET
 
 

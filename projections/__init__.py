@@ -37,7 +37,7 @@ class Projections:
     def __init__(self, client: redis.Redis, store: EventStore) -> None:
         self.redis = client
         self.store = store
-        self.lobby = LobbyProjection(client)
+        self.lobby = LobbyProjection(client, self.table_of)
         self.ratings = Ratings(client)
         self.players = PlayerProjection(client)
 
@@ -61,6 +61,11 @@ class Projections:
         if standing is None:
             return []
         return rating_notices(ruleset.id, after.game_id, self.ratings.count(ruleset.id, standing))
+
+    def table_of(self, game_id: str) -> Table[Any] | None:
+        """A game's table, folded from its log alone; None for a game with no log."""
+        envelopes = self.store.read(game_id)
+        return fold(ruleset_of(envelopes[0]), None, envelopes) if envelopes else None
 
     def catch_up(self, game: Game) -> None:
         """Write a game's every read model as of its table (a read found them behind, or a rebuild)."""

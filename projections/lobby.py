@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
@@ -13,7 +13,7 @@ import msgspec
 import redis
 
 from events import keys
-from games.table import Status, Table, seat_views
+from games.table import Status, Table, randomness, seat_views
 
 STATUSES = tuple(str(s) for s in Status)
 
@@ -31,16 +31,19 @@ return 1
 
 
 def entry(table: Table[Any]) -> dict[str, Any]:
-    """What the lobby shows of a game."""
-    seats = seat_views(table)
+    """What the lobby shows of a game: what a newcomer needs to judge it before taking a seat too (its options, and
+    whether its creator chose the seed). `open_seats` counts the seats anyone may take (not those kept for an
+    invited player)."""
     return {
         "game_id": table.game_id,
         "ruleset": table.ruleset,
         "status": str(table.status),
         "version": table.status_since,
         "created_at": table.created_at,
-        "seats": seats,
-        "open_seats": sum(s["open"] for s in seats),
+        "seats": seat_views(table),
+        "open_seats": sum(s.takes(None) for s in table.seats),
+        "options": table.options,
+        "randomness": randomness(table),
     }
 
 
@@ -65,8 +68,12 @@ return 0
 
 
 class LobbyProjection:
-    def __init__(self, client: redis.Redis) -> None:
+    """`table_of`: a game's table from its log, to write again an entry that an older service wrote without a
+    field the lobby shows now (a read model is rebuilt from the logs, and this one also entry by entry)."""
+
+    def __init__(self, client: redis.Redis, table_of: Callable[[str], Table[Any] | None] | None = None) -> None:
         self.redis = client
+        self.table_of = table_of
         self._write = client.register_script(_WRITE)
         self._release = client.register_script(_RELEASE)
 
@@ -88,8 +95,7 @@ class LobbyProjection:
         if offset >= total:
             return total, []  # past the end (an offset that large would not even fit Redis's integers)
         ids = self.redis.zrevrange(index, offset, offset + limit - 1)
-        raw = self.redis.mget([keys.lobby_game(i.decode()) for i in ids]) if ids else []
-        return total, [msgspec.json.decode(r) for r in raw if r is not None]
+        return total, self.entries([i.decode() for i in ids])
 
     def waiting(self, ruleset: str, limit: int = 200) -> list[dict[str, Any]]:
         """The oldest waiting games of a ruleset, oldest first (what a quick match may join)."""
@@ -99,7 +105,17 @@ class LobbyProjection:
     def entries(self, game_ids: list[str]) -> list[dict[str, Any]]:
         """The lobby entries of these games, in this order (a game not in the lobby is left out)."""
         raw = self.redis.mget([keys.lobby_game(i) for i in game_ids]) if game_ids else []
-        return [msgspec.json.decode(r) for r in raw if r is not None]
+        return [self.current(msgspec.json.decode(r)) for r in raw if r is not None]
+
+    def current(self, found: dict[str, Any]) -> dict[str, Any]:
+        """An entry as the lobby writes it now: one written before `randomness` was shown is written again."""
+        if "randomness" in found or self.table_of is None:
+            return found
+        table = self.table_of(found["game_id"])
+        if table is None:
+            return found
+        self.project(table)
+        return entry(table)
 
     @contextmanager
     def quick_match_lock(self, ruleset: str, seats: int, wait_s: float = 5.0) -> Iterator[bool]:

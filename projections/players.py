@@ -2,10 +2,10 @@
 
 The games list is a read model (dropped and rebuilt from the game logs). The feed is what the player's live
 feed tells, a Redis Stream in the player's own slot, written after each decision that concerns the player:
-seated, game started, decision due (with its deadline), game finished, game aborted, rating changed. A notice
-is keyed by game, version and kind, and stored once however often it is told. The feed keeps the last
-FEED_LENGTH notices; it is a delivery log, not a read model: a rebuild leaves it alone, so a client's
-`Last-Event-ID` stays good.
+invited (a rematch keeps a seat for the player), seated, game started, decision due (with its deadline), game
+finished, game aborted, rating changed. A notice is keyed by game, version and kind, and stored once however
+often it is told. The feed keeps the last FEED_LENGTH notices; it is a delivery log, not a read model: a
+rebuild leaves it alone, so a client's `Last-Event-ID` stays good.
 """
 
 from __future__ import annotations
@@ -46,6 +46,10 @@ def notices(ruleset: Ruleset[Any], before: Table[Any] | None, after: Table[Any])
     def tell(player: str, kind: str, key: str, **fields: Any) -> None:
         told.append((player, f"{after.game_id}:{key}:{kind}", {"type": kind, **game, **fields}))
 
+    if before is None:  # a rematch keeps a seat for each of the players it invites
+        for seat, held in enumerate(after.seats):
+            if held.invited:
+                tell(held.invited, "invited", str(seat), seat=seat, rematch_of=after.rematch_of)
     seated = {s.player: i for i, s in enumerate(after.seats) if s.player}
     if not seated:
         return told  # a table of anonymous seats and bots tells nobody: a move costs nothing more

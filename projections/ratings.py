@@ -25,6 +25,7 @@ import redis
 from openskill.models import PlackettLuce
 
 from events import keys
+from games import table as tables
 from games.base import Ruleset
 from games.table import Table
 
@@ -68,7 +69,10 @@ def identity(table: Table[Any], seat: int) -> tuple[str, str] | None:
 
 
 def standing_of(ruleset: Ruleset[Any], table: Table[Any], tallied_at: str) -> Standing | None:
-    """The game's standings for ratings; None when fewer than two seats are rated."""
+    """The game's standings for ratings; None when fewer than two seats are rated, or when the game's randomness is
+    public (its creator chose the seed, and could compute every hand: no game a seat could rig is rated)."""
+    if tables.randomness(table) == "public":
+        return None
     result = ruleset.result(table.rules)
 
     def place(seat: int) -> tuple[int, int]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from typing import Any
 
 from events.commands import AbortGame, Command, CreateRematch, LeaveGame, ResignGame
 from events.players import Player
@@ -23,6 +24,7 @@ from service.errors import InvalidTokenError
 from service.services import Services
 from service.use_cases import (
     MAX_ATTEMPTS,
+    NoMatchError,
     Saved,
     create_game,
     join_game,
@@ -124,29 +126,51 @@ def rematch_game(services: Services, game_id: str, token: str | None) -> tuple[S
     raise IllegalMoveError("rematch_exists", f"this game's rematch is game {rematch}")
 
 
-def quick_match(services: Services, ruleset_id: str, seat_count: int, player: Player) -> tuple[Saved, int, bool]:
-    """Seat the player in the oldest waiting game of the ruleset and seat count that has room for it, or
-    create one; whether it was created. One quick match per ruleset and seat count picks at a time, so two
-    never both create a game the other could have joined."""
+def quick_match(
+    services: Services, ruleset_id: str, seat_count: int, player: Player, options: dict[str, Any] | None = None
+) -> tuple[Saved, int, bool]:
+    """Seat the player in the oldest waiting game it can trust that has room for it, or create one; whether it was
+    created. A game it can trust: of the ruleset and seat count, with the options asked for (the defaults, unless
+    the caller names others), randomness the service drew and keeps secret, and every seat taken held by a bot or
+    a registered player (no one holds several anonymous seats' tokens). One quick match per ruleset and seat
+    count picks at a time, so two never both create a game the other could have joined."""
     ruleset = RULESETS.get(ruleset_id)
     if ruleset is None:
         raise SetupError("unknown_ruleset", f"no ruleset {ruleset_id!r}; see GET /v1/rulesets")
     if not ruleset.min_seats <= seat_count <= ruleset.max_seats:
         raise SetupError("invalid_seat_count", f"{ruleset.name} takes {ruleset.min_seats} to {ruleset.max_seats}")
+    wanted = tables.resolve_options(ruleset, options or {}, seat_count)
     assert services.projections is not None, "the lobby is kept by the deployment's projections"
     lobby = services.projections.lobby
+
+    def fits(table: tables.Table[Any]) -> bool:
+        return trusted_match(table, seat_count, wanted, player.player_id)
+
     with lobby.quick_match_lock(ruleset_id, seat_count) as held:
         if not held:
             raise too_busy()
         for entry in lobby.waiting(ruleset_id):
-            has_room = len(entry["seats"]) == seat_count and entry["open_seats"] > 0
-            if not has_room or any(s.get("player") == player.player_id for s in entry["seats"]):
+            # The lobby's summary rules out most games at once; the game itself is checked as the seat is taken.
+            if len(entry["seats"]) != seat_count or entry.get("options") != wanted or not entry["open_seats"]:
                 continue
             try:
-                saved, seat, _ = join_game(services, entry["game_id"], None, player)
-            except (IllegalMoveError, NoSuchGameError):
+                saved, seat, _ = join_game(services, entry["game_id"], None, player, fits=fits)
+            except (IllegalMoveError, NoSuchGameError, NoMatchError):
                 continue  # the lobby was behind: filled, aborted or gone meanwhile
             return saved, seat, False
         seats = [{"player": "me"}] + [{"open": True}] * (seat_count - 1)
-        saved, _ = create_game(services, ruleset_id, seats, {}, None, player)
+        saved, _ = create_game(services, ruleset_id, seats, wanted, None, player)
         return saved, 0, True
+
+
+def trusted_match(table: tables.Table[Any], seat_count: int, options: dict[str, Any], player: str) -> bool:
+    """Whether a quick match may seat `player` at this waiting table: see `quick_match`."""
+    return (
+        table.status is tables.Status.WAITING
+        and len(table.seats) == seat_count
+        and table.options == options
+        and tables.randomness(table) == "secret"
+        and all(s.is_open or s.bot or s.player for s in table.seats)
+        and all(s.player != player for s in table.seats)
+        and any(s.takes(player) for s in table.seats)
+    )

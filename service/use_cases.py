@@ -189,19 +189,35 @@ def new_game(
 
 
 def join_game(
-    services: Services, game_id: str, name: str | None, player: Player | None = None
+    services: Services,
+    game_id: str,
+    name: str | None,
+    player: Player | None = None,
+    accepts_public_randomness: bool = False,
+    fits: Callable[[tables.Table[Any]], bool] | None = None,
 ) -> tuple[Saved, int, str | None]:
-    """The caller takes the first open seat; an anonymous caller's seat token is handed out once, a player's
-    own token acts for the seat."""
+    """The caller takes the first open seat (a player, the seat kept for it); an anonymous caller's seat token is
+    handed out once, a player's own token acts for the seat. A game whose randomness is public (its creator
+    chose the seed, and can compute every hand) seats only a caller who says it accepts that. `fits`: what the
+    game must be for this caller (a quick match's conditions), checked on the game as it is when the seat is
+    taken; NoMatchError if it is not."""
     if player is None and name is None:
         raise InvalidRequestError("join with a name, or with a player token")
     if player is not None and name is not None:
         raise InvalidRequestError("a player joins under its own name: leave out `name` with a player token")
     for _ in range(MAX_ATTEMPTS):
         game = services.repository.get(game_id)
+        if fits is not None and not fits(game.table):
+            raise NoMatchError(game_id)
         shown = player.name if player else name
         assert shown is not None
         events = tables.join(game.ruleset, game.table, shown, player.player_id if player else None)
+        if tables.randomness(game.table) == "public" and not accepts_public_randomness:
+            raise ConflictError(
+                "this game's creator chose its seed, so it can compute every hand and draw: join with "
+                '"accept_public_randomness": true to play it anyway (it is not rated)',
+                code="public_randomness_not_accepted",
+            )
         seat: int = events[0].seat  # type: ignore[attr-defined]
         token = None if player else tokens.new_token()
         command = JoinGame(player=shown, player_id=player.player_id if player else None)
@@ -211,6 +227,10 @@ def join_game(
         except StaleVersionError:
             continue
     raise too_busy()
+
+
+class NoMatchError(Exception):
+    """The game is not what the caller asked for (a quick match's conditions)."""
 
 
 def make_move(

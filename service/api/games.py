@@ -78,7 +78,8 @@ class JoinResource(MethodView):
         """Take the first open seat, by name or as the player of a player token; the game starts when no seat
         is open"""
         player = use_cases.account_of(services(), bearer_token())
-        saved, seat, token = use_cases.join_game(services(), game_id, body.get("name"), player)
+        accepts = body["accept_public_randomness"]
+        saved, seat, token = use_cases.join_game(services(), game_id, body.get("name"), player, accepts)
         answer = {"seat": seat, **({"token": token} if token else {}), "game": msgspec.Raw(saved.views[str(seat)])}
         return json_answer(msgspec.json.encode(answer), 201, ETag=hygiene.etag(saved.game.version, seat))
 

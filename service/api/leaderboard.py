@@ -46,7 +46,8 @@ class QuickMatch(MethodView):
     @blp.alt_response(401, response="UNAUTHORIZED")
     @blp.alt_response(409, response="CONFLICT")
     def post(self, body: dict[str, Any]) -> Any:
-        """Take a seat in the oldest waiting game of a ruleset and seat count, or create one"""
-        saved, seat, made = seating.quick_match(services(), body["ruleset"], body["seats"], me())
+        """Take a seat in the oldest waiting game of a ruleset, seat count and options that can be trusted (secret
+        randomness, no seats held anonymously), or create one"""
+        saved, seat, made = seating.quick_match(services(), body["ruleset"], body["seats"], me(), body["options"])
         lobby = msgspec.json.decode(msgspec.json.encode(queries.lobby_entry(saved.game.table)))
         return {"seat": seat, "created": made, "game": lobby}, 201 if made else 200

@@ -72,12 +72,24 @@ class PlayerStreamTicketSchema(TicketSchema):
 class QuickMatchSchema(Schema):
     ruleset = fields.String(required=True, validate=validate.OneOf(RULESET_IDS))
     seats = fields.Integer(required=True, validate=validate.Range(1, MAX_INT), metadata={"description": "seat count"})
+    options = fields.Dict(
+        keys=fields.String(),
+        load_default=dict,
+        metadata={
+            "description": "the options of the game to join or create (the ruleset's defaults for any left out): "
+            "only a game with exactly these options is joined"
+        },
+    )
 
 
 class QuickMatchResultSchema(Schema):
     seat = fields.Integer(required=True, metadata={"description": "the seat the caller's player holds"})
     created = fields.Boolean(required=True, metadata={"description": "whether no game had room, so one was made"})
-    game = fields.Nested(LobbyEntrySchema, required=True)
+    game = fields.Nested(
+        LobbyEntrySchema,
+        required=True,
+        metadata={"description": "the game joined or created: its seats, its options, and its randomness (secret)"},
+    )
 
 
 PLAYER_LAST_EVENT_ID = {

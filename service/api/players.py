@@ -25,8 +25,8 @@ blp = Blueprint("players", __name__, url_prefix="/v1/players", description="Play
 
 STREAM_ID = re.compile(r"[0-9]{1,15}-[0-9]{1,15}")
 PLAYER_SSE_DOC = (
-    "Server-Sent Events: `id` is the notice's id (send it back as `Last-Event-ID`), `event` its type (`seated`, "
-    "`game_started`, `decision_due`, `game_finished`, `game_aborted`, `rating_changed`), `data` the notice; "
+    "Server-Sent Events: `id` is the notice's id (send it back as `Last-Event-ID`), `event` its type (`invited`, "
+    "`seated`, `game_started`, `decision_due`, `game_finished`, `game_aborted`, `rating_changed`), `data` the notice; "
     "`: keep-alive` comments every 15 s"
 )
 

@@ -81,6 +81,9 @@ class SeatSummarySchema(Schema):
     bot = fields.String(metadata={"description": "a bot seat's kind"})
     player = fields.String(metadata={"description": "the registered player's id, if a player holds the seat"})
     open = fields.Boolean(metadata={"description": "whether the seat is still open (the lobby only)"})
+    invited = fields.String(
+        metadata={"description": "an open seat kept for this player (its id) by a rematch: only that player takes it"}
+    )
     resigned = fields.Boolean(metadata={"description": "the seat resigned: the random bot plays it"})
 
 
@@ -106,7 +109,22 @@ class LobbyEntrySchema(Schema):
     )
     created_at = fields.String(required=True)
     seats = fields.List(fields.Nested(SeatSummarySchema), required=True)
-    open_seats = fields.Integer(required=True)
+    open_seats = fields.Integer(
+        required=True, metadata={"description": "seats anyone may take (not those kept for an invited player)"}
+    )
+    options = fields.Dict(
+        keys=fields.String(),
+        required=True,
+        metadata={"description": "every option of the game, as its creator set them or by default"},
+    )
+    randomness = fields.String(
+        required=True,
+        validate=validate.OneOf(["secret", "public"]),
+        metadata={
+            "description": "`public`: the creator chose the seed and can compute every hand and draw; such a game "
+            "is never offered by a quick match, is not rated, and is joined only with `accept_public_randomness`"
+        },
+    )
 
 
 class LeaderboardQuerySchema(Schema):
@@ -132,6 +150,13 @@ class LeaderboardSchema(Schema):
 
 class JoinSchema(Schema):
     name = player_name(description="the name of an anonymous seat; leave it out with a player token")
+    accept_public_randomness = fields.Boolean(
+        load_default=False,
+        metadata={
+            "description": "needed (true) to join a game whose randomness is public: its creator chose the seed, "
+            "so it can compute every hand and draw (409 `public_randomness_not_accepted` without it)"
+        },
+    )
 
 
 class MoveSchema(DeclaredInGames):

@@ -24,9 +24,17 @@ from tests.players.helpers import bearer, create, join, play_first_legal, player
 GANGSTERS = RULESETS["twelve-gangsters"]
 
 
-def finished(seats: list[Seat], resigned: tuple[int, ...] = (), seed: int = 3) -> Any:
+def finished(seats: list[Seat], resigned: tuple[int, ...] = (), seed: int = 3, salt: str = "secret") -> Any:
+    """A finished game of these seats; its seed kept secret behind `salt`, as the service draws it ("": chosen by
+    its creator)."""
     table = play_out(GANGSTERS, ["random"] * len(seats), seed)
-    return msgspec.structs.replace(table, seats=tuple(seats), resigned=resigned)
+    return msgspec.structs.replace(table, seats=tuple(seats), resigned=resigned, salt=salt)
+
+
+def test_a_game_whose_creator_chose_the_seed_is_not_rated() -> None:
+    seats = [Seat(name="A", player="a"), Seat(name="B", player="b"), Seat(name="C", player="c")]
+    assert standing_of(GANGSTERS, finished(seats), "t") is not None
+    assert standing_of(GANGSTERS, finished(seats, salt=""), "t") is None
 
 
 def test_a_resigned_seat_ranks_below_every_seat_that_played_on() -> None:

@@ -135,3 +135,22 @@ def test_an_open_seat_is_joined_from_the_lobby_and_the_game_starts(
     assert page.locator("#playing-as").inner_text() == "You are Zoé"
     page.locator("[data-move]").first.wait_for()
     assert requests.get(f"{live_url}/v1/games/{game_id}", timeout=10).json()["seats"][1]["name"] == "Zoé"
+
+
+def test_a_game_whose_creator_chose_the_seed_is_marked_and_joined_only_once_confirmed(
+    client: tuple[Page, Watch], live_url: str
+) -> None:
+    page, _ = client
+    body = {"ruleset": "twelve-gangsters", "seats": [{"name": "Mallory"}, {"open": True}, {"bot": "random"}], "seed": 9}
+    game_id = requests.post(f"{live_url}/v1/games", json=body, timeout=10).json()["game_id"]
+    page.reload()
+    item = page.locator(f'.game-item[data-game="{game_id}"]')
+    assert item.locator('[data-randomness="public"]').inner_text() == "Public seed"
+    page.once("dialog", lambda dialog: dialog.dismiss())  # declined: nothing is asked of the API
+    item.locator("[data-join]").click()
+    assert requests.get(f"{live_url}/v1/games/{game_id}", timeout=10).json()["seats"][1]["open"]
+    page.once("dialog", lambda dialog: dialog.accept())
+    item.locator("[data-join]").click()
+    page.locator('.board[data-status="in_progress"]').wait_for()
+    assert page.locator('.table-head [data-randomness="public"]').is_visible()
+    assert not requests.get(f"{live_url}/v1/games/{game_id}", timeout=10).json()["seats"][1]["open"]

@@ -166,7 +166,7 @@ function gameList(ruleset, status, app) {
 }
 
 function seatLabel(seat) {
-  if (seat.open) return t("seat_kind.open");
+  if (seat.open) return t(seat.invited ? "seat_kind.invited" : "seat_kind.open");
   if (seat.bot) return t(`bot.${seat.bot}`);
   return seat.name;
 }
@@ -176,12 +176,16 @@ export function gameItem(game, app) {
   const actions = [];
   const refused = h("span", { class: "error", role: "alert", "data-refused": game.game_id });
   if (mine && game.status !== "finished") actions.push(link(`#/game/${game.game_id}`, t("play"), "primary"));
-  if (!mine && game.status === "waiting" && game.open_seats > 0) {
+  const invited = game.seats.some((seat) => seat.invited && seat.invited === player.get()?.id);
+  if (!mine && game.status === "waiting" && (game.open_seats > 0 || invited)) {
     const join = h("button", { type: "button", class: "primary", "data-join": game.game_id }, t("join"));
     join.onclick = async () => {
+      // A seed the creator chose lets it compute every hand: the API seats only a joiner that accepts it.
+      const publicSeed = game.randomness === "public";
+      if (publicSeed && !window.confirm(t("confirm_public_seed"))) return;
       try {
         const me = player.get(); // a player joins as itself, and gets no seat token
-        const body = me ? {} : { name: identity.name() };
+        const body = { ...(me ? {} : { name: identity.name() }), ...(publicSeed ? { accept_public_randomness: true } : {}) };
         const joined = await call("POST", `/v1/games/${game.game_id}/join`, { body, token: me?.token });
         if (joined.token) seats.keep(game.game_id, joined.seat, joined.token);
         app.go(`#/game/${game.game_id}`);
@@ -195,10 +199,15 @@ export function gameItem(game, app) {
   else actions.push(link(`#/replay/${game.game_id}`, t("replay")));
   return h("li", { class: "game-item", "data-game": game.game_id }, [
     h("span", { class: "who" }, game.seats.map(seatLabel).join(" · ")),
+    game.randomness === "public" ? publicSeedBadge() : null,
     h("span", { class: "when" }, when(game.created_at)),
     h("span", { class: "actions" }, actions),
     refused,
   ]);
+}
+
+export function publicSeedBadge() {
+  return h("span", { class: "badge public-seed", title: t("public_seed_why"), "data-randomness": "public" }, t("public_seed"));
 }
 
 function link(href, text, cls = "") {

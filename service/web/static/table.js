@@ -4,14 +4,14 @@ import { call, follow, get, player, seats, tokenFor } from "./api.js";
 import { h, rulesetName } from "./dom.js";
 import { GAMES, EVENT_TYPES } from "./games/index.js";
 import { money, t } from "./i18n.js";
-import { howTo } from "./lobby.js";
+import { howTo, publicSeedBadge } from "./lobby.js";
 
 const REMATCH_LOOK_MS = 3000;
 
 export function seatName(view, seat, me) {
   const info = view.seats[seat] || {};
   // Bots are told apart by their seat: a table may hold several of one kind.
-  let name = info.open ? t("seat_kind.open") : info.bot ? t("bot_at", { bot: t(`bot.${info.bot}`), n: seat }) : info.name;
+  let name = info.open ? t(info.invited ? "seat_kind.invited" : "seat_kind.open") : info.bot ? t("bot_at", { bot: t(`bot.${info.bot}`), n: seat }) : info.name;
   if (seat === me) name = t("you_named", { name });
   return name ?? t("seat_n", { n: seat });
 }
@@ -157,6 +157,7 @@ export async function showTable(root, app, gameId, watching) {
       h("div", { class: "table-head" }, [
         h("h1", {}, rulesetName(view.ruleset)),
         h("span", { class: `badge status-${view.status}` }, t(`status.${view.status}`)),
+        view.randomness === "public" ? publicSeedBadge() : null,
         h("span", { class: "meta", id: "version" }, t("version_n", { n: view.version })),
         h("span", { class: "meta", id: "playing-as" },
           ui.me === null ? t("watching") : t("playing_as", { name: seatName(view, ui.me, null) })),
