@@ -1,5 +1,5 @@
 """The table's manners: it names its seat once, shows a rematch another seat asked for after the feed has
-closed, keeps every amount on its card in French on a phone, moves the focus with the skip link without
+closed and offers its seat there, keeps every amount on its card in French on a phone, moves the focus with the skip link without
 leaving the table, and the lobby shows a refused join beside its game."""
 
 from __future__ import annotations
@@ -30,6 +30,11 @@ def test_the_table_names_its_seat_once_and_shows_the_rematch_another_seat_asked_
     rematch = requests.post(f"{live_url}/v1/games/{game_id}/rematch", headers=headers, timeout=10).json()["game_id"]
     page.locator(f'#to-rematch[href="#/game/{rematch}"]').wait_for()  # no feed tells it: the table looks
     assert page.locator("#rematch").count() == 0
+    # Bob's rematch seats Bob alone: this seat opens again, and its table offers to take it.
+    page.locator("#to-rematch").click()
+    page.locator(f'#join[data-join="{rematch}"]').click()
+    page.locator('.board[data-status="in_progress"]').wait_for()
+    assert page.locator("#playing-as").inner_text().startswith("You are ")
 
 
 @pytest.mark.parametrize("browser_context", ["fr-FR"], indirect=True)

@@ -176,23 +176,11 @@ export function gameItem(game, app) {
   const actions = [];
   const refused = h("span", { class: "error", role: "alert", "data-refused": game.game_id });
   if (mine && game.status !== "finished") actions.push(link(`#/game/${game.game_id}`, t("play"), "primary"));
-  const invited = game.seats.some((seat) => seat.invited && seat.invited === player.get()?.id);
-  if (!mine && game.status === "waiting" && (game.open_seats > 0 || invited)) {
+  if (!mine && game.status === "waiting" && (game.open_seats > 0 || invitedHere(game))) {
     const join = h("button", { type: "button", class: "primary", "data-join": game.game_id }, t("join"));
-    join.onclick = async () => {
-      // A seed the creator chose lets it compute every hand: the API seats only a joiner that accepts it.
-      const publicSeed = game.randomness === "public";
-      if (publicSeed && !window.confirm(t("confirm_public_seed"))) return;
-      try {
-        const me = player.get(); // a player joins as itself, and gets no seat token
-        const body = { ...(me ? {} : { name: identity.name() }), ...(publicSeed ? { accept_public_randomness: true } : {}) };
-        const joined = await call("POST", `/v1/games/${game.game_id}/join`, { body, token: me?.token });
-        if (joined.token) seats.keep(game.game_id, joined.seat, joined.token);
-        app.go(`#/game/${game.game_id}`);
-      } catch (failure) {
-        refused.textContent = app.problem(failure); // shown beside the game, and read out (role=alert)
-      }
-    };
+    join.onclick = () => joinGame(game, app).catch((failure) => {
+      refused.textContent = app.problem(failure); // shown beside the game, and read out (role=alert)
+    });
     actions.push(join);
   }
   if (game.status !== "finished") actions.push(link(`#/watch/${game.game_id}`, t("watch")));
@@ -204,6 +192,24 @@ export function gameItem(game, app) {
     h("span", { class: "actions" }, actions),
     refused,
   ]);
+}
+
+// Whether a rematch keeps a seat of this game for this browser's player.
+export function invitedHere(game) {
+  const me = player.get();
+  return Boolean(me) && game.seats.some((seat) => seat.open && seat.invited === me.id);
+}
+
+// Take a seat (a player as itself, with no seat token; anyone else under this browser's name) and open the table.
+// A seed the creator chose lets it compute every hand: the API seats only a joiner that accepts it.
+export async function joinGame(game, app) {
+  const publicSeed = game.randomness === "public";
+  if (publicSeed && !window.confirm(t("confirm_public_seed"))) return;
+  const me = player.get();
+  const body = { ...(me ? {} : { name: identity.name() }), ...(publicSeed ? { accept_public_randomness: true } : {}) };
+  const joined = await call("POST", `/v1/games/${game.game_id}/join`, { body, token: me?.token });
+  if (joined.token) seats.keep(game.game_id, joined.seat, joined.token);
+  app.go(`#/game/${game.game_id}`);
 }
 
 export function publicSeedBadge() {

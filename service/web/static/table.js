@@ -4,7 +4,7 @@ import { call, follow, get, player, seats, tokenFor } from "./api.js";
 import { h, rulesetName } from "./dom.js";
 import { GAMES, EVENT_TYPES } from "./games/index.js";
 import { money, t } from "./i18n.js";
-import { howTo, publicSeedBadge } from "./lobby.js";
+import { howTo, invitedHere, joinGame, publicSeedBadge } from "./lobby.js";
 
 const REMATCH_LOOK_MS = 3000;
 
@@ -143,6 +143,11 @@ export async function showTable(root, app, gameId, watching) {
     }
   };
 
+  const refused = (failure) => {
+    notice = app.problem(failure);
+    draw();
+  };
+
   let left = false; // a refresh still under way when the page moved on must not draw the table back
   const draw = () => {
     if (left) return;
@@ -164,7 +169,7 @@ export async function showTable(root, app, gameId, watching) {
         h("nav", { class: "links" }, [
           h("a", { href: "#/", class: "button" }, t("back_to_lobby")),
           view.status === "finished" ? h("a", { href: `#/replay/${gameId}`, class: "button", id: "to-replay" }, t("replay")) : null,
-          ...seatActions(view, ui, request),
+          ...seatActions(view, ui, request, app, refused),
         ]),
       ]),
       awaitingLine(view, ui),
@@ -244,9 +249,14 @@ export async function showTable(root, app, gameId, watching) {
   };
 }
 
-// Only what the API would allow now is offered: a seat's own requests, by the game's status.
-function seatActions(view, ui, request) {
-  if (ui.me === null) return [];
+// Only what the API would allow now is offered: a seat's own requests, by the game's status; a seat to take.
+function seatActions(view, ui, request, app, refused) {
+  if (ui.me === null) {
+    const room = view.status === "waiting" && view.seats.some((seat) => seat.open && !seat.invited);
+    if (!room && !(view.status === "waiting" && invitedHere(view))) return [];
+    return [h("button", { type: "button", class: "button primary", id: "join", "data-join": view.game_id,
+      onclick: () => joinGame(view, app).catch(refused) }, t("join"))];
+  }
   const button = (what, cls = "") =>
     h("button", { type: "button", class: `button ${cls}`, id: what, onclick: () => request(what) }, t(`action.${what}`));
   if (view.status === "waiting") return [button("leave"), createdHere(view, ui.events) ? button("abort", "danger") : null];
