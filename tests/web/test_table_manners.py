@@ -1,6 +1,6 @@
 """The table's manners: it names its seat once, shows a rematch another seat asked for after the feed has
-closed and offers its seat there, keeps every amount on its card in French on a phone, moves the focus with the skip link without
-leaving the table, and the lobby shows a refused join beside its game."""
+closed and offers its seat there, keeps every amount on its card in French on a phone, moves the focus with the
+skip link without leaving the table, and the lobby shows a refused join beside its game."""
 
 from __future__ import annotations
 
