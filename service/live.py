@@ -9,7 +9,8 @@ The first message also carries `retry:`, the reconnection delay. The feed stays 
 `game_aborted`) has been sent, then ends; a feed asked for after that has nothing left to say (the view
 answers 204), so a browser's EventSource stops reconnecting. It also ends, cleanly, when the server is
 stopping: a waiting feed looks up every WAKE_S seconds, and its client reconnects (to another worker) with
-`Last-Event-ID`.
+`Last-Event-ID`. A seat's feed lasts no longer than the credential that opened it: it ends when its seat is
+left, and within CHECK_S seconds of the revocation of the player token that opened it (or minted its ticket).
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ KEEPALIVE_S = 15
 WAKE_S = 3
 """How long a feed blocks on Redis at most before it looks whether the server is stopping: well within
 gunicorn's graceful timeout (service/cli.py)."""
+CHECK_S = 1
+"""How often a feed opened with a player token looks whether the token still lives."""
 RETRY_MS = 2000
 PAGE = 500
 
@@ -78,13 +81,15 @@ def counted(messages: Iterator[str]) -> Iterator[str]:
         metrics.LIVE_FEEDS.dec()
 
 
-def waiting(read: Callable[[float], list[T]], more: Callable[[], bool]) -> Iterator[list[T] | None]:
+def waiting(
+    read: Callable[[float], list[T]], more: Callable[[], bool], wake_s: float = WAKE_S
+) -> Iterator[list[T] | None]:
     """What a live feed waits for, while `more()` and the server serves: each batch that `read(block_s)`
-    gives, and None after each KEEPALIVE_S of silence (time for a keep-alive). It looks up every WAKE_S
-    seconds, so a stopping server ends its feeds within that."""
+    gives, and None after each KEEPALIVE_S of silence (time for a keep-alive). It looks up every `wake_s`
+    seconds, so a stopping server (or a `more` turned false) ends its feeds within that."""
     quiet_since = time.monotonic()
     while more() and serving():
-        landed = read(min(WAKE_S, KEEPALIVE_S))
+        landed = read(min(wake_s, KEEPALIVE_S))
         if landed:
             quiet_since = time.monotonic()
             yield landed
@@ -108,12 +113,21 @@ def nothing_left(game: Game, after: int) -> bool:
     return closed(game.table) and after >= game.table.version
 
 
+def always() -> bool:
+    return True
+
+
 class Feed:
     """One client's feed: it keeps its own copy of the table, folding in each event it relays, so a new event
-    costs one blocking read and nothing else."""
+    costs one blocking read and nothing else. `allowed()`: whether the credential that opened it still stands
+    (a player token not revoked), looked at every CHECK_S seconds; `always` for a spectator or a seat token,
+    which only leaving the seat revokes (the feed sees it)."""
 
-    def __init__(self, store: EventStore, game: Game, seat: int | None, after: int) -> None:
+    def __init__(
+        self, store: EventStore, game: Game, seat: int | None, after: int, allowed: Callable[[], bool] = always
+    ) -> None:
         self.store, self.game, self.seat, self.after = store, game, seat, after
+        self.allowed = allowed
         self.blocks = Messages()
 
     def messages(self) -> Iterator[str]:
@@ -130,7 +144,8 @@ class Feed:
                 yield from self.relay(envelope, self.game, end)
         for landed in waiting(
             lambda block_s: store.wait_for(game_id, self.after, block_s=block_s, count=PAGE),
-            lambda: not closed(self.game.table),
+            lambda: not closed(self.game.table) and self.allowed(),
+            WAKE_S if self.allowed is always else CHECK_S,
         ):
             if landed is None:
                 yield KEEP_ALIVE
@@ -140,7 +155,7 @@ class Feed:
                 assert table is not None
                 self.game = Game(self.game.ruleset, table, envelope.hash, self.game.token_hashes)
                 if self.seat is not None and table.seats[self.seat].is_open:
-                    self.seat = None  # its holder left: the seat's next holder is not who opened this feed
+                    return  # its holder left: what it opened ends, and the seat's next holder sees none of it
                 yield from self.relay(envelope, self.game, finished_at(table))
 
     def relay(self, envelope: Envelope, game: Game, end: int | None) -> Iterator[str]:

@@ -2,13 +2,14 @@
 
 Each notice is one message: `id` its id in the player's feed (a client resumes with `Last-Event-ID`), `event`
 its type, `data` the notice; the first also carries `retry:`. A feed opened without an id starts with what
-lands from then on. A comment (`: keep-alive`) is sent every KEEPALIVE_S seconds of silence; the feed ends only
-when the server stops (its client reconnects with `Last-Event-ID`).
+lands from then on. A comment (`: keep-alive`) is sent every KEEPALIVE_S seconds of silence; the feed ends when
+the server stops (its client reconnects with `Last-Event-ID`), and within live.CHECK_S seconds of the revocation
+of the token that opened it (or minted its ticket).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import msgspec
 
@@ -26,8 +27,13 @@ def start_of(projection: PlayerProjection, player_id: str) -> str:
 
 
 class PlayerFeed:
-    def __init__(self, projection: PlayerProjection, player_id: str, after: str) -> None:
+    """`allowed()`: whether the token that opened the feed still lives."""
+
+    def __init__(
+        self, projection: PlayerProjection, player_id: str, after: str, allowed: Callable[[], bool] = live.always
+    ) -> None:
         self.projection, self.player_id, self.after = projection, player_id, after
+        self.allowed = allowed
         self.blocks = live.Messages()
 
     def messages(self) -> Iterator[str]:
@@ -35,7 +41,7 @@ class PlayerFeed:
 
     def follow(self) -> Iterator[str]:
         for landed in live.waiting(
-            lambda block_s: self.projection.feed(self.player_id, self.after, block_s), lambda: True
+            lambda block_s: self.projection.feed(self.player_id, self.after, block_s), self.allowed, live.CHECK_S
         ):
             if landed is None:
                 yield live.KEEP_ALIVE

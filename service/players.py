@@ -60,6 +60,18 @@ def authenticate(services: Services, token: str) -> Player:
     return player
 
 
+def token_id_of(token: str) -> str:
+    """The id a player token names (`<player id>.<token id>.<secret>`)."""
+    return token.split(".", 2)[1]
+
+
+def token_lives(services: Services, player_id: str, token_id: str) -> bool:
+    """Whether the player's token of this id is still live: what opened a feed or minted a ticket must be, for the
+    feed to go on or the ticket to open one."""
+    player = store(services).get(player_id)
+    return player is not None and token_id in player.tokens
+
+
 def issue_token(services: Services, player: Player) -> tuple[str, str]:
     """Another token for the player: its id and the token, handed out once."""
     if len(player.tokens) >= MAX_TOKENS:

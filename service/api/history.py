@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import Response, request, stream_with_context, url_for
@@ -9,14 +10,14 @@ from flask.views import MethodView
 
 from events.repository import Game
 from events.tickets import TICKET_TTL_S, TicketStore
-from service import queries
+from service import players, queries
 from service.api import hygiene, schemas
 from service.api.auth import bearer_token, redeemed
 from service.api.context import services
 from service.api.openapi import EVENTS_DOC, LAST_EVENT_ID, SEAT, SEAT_OR_SPECTATOR, SSE_DOC, VERSION_TAG
 from service.api.parsing import Blueprint, header_integer
 from service.errors import InvalidTokenError
-from service.live import Feed, nothing_left
+from service.live import Feed, always, nothing_left
 from service.use_cases import seat_holder, seat_of
 
 blp = Blueprint("history", __name__, url_prefix="/v1/games", description="Logs, time travel and audits")
@@ -66,9 +67,9 @@ class EventStream(MethodView):
         # the feed closed must hear 204 to stop.
         if nothing_left(game, after):
             return Response(status=204)
-        seat = feed_seat(game, query.get("ticket"))
+        seat, allowed = feed_seat(game, query.get("ticket"))
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-        body = stream_with_context(Feed(services().repository.store, game, seat, after).messages())
+        body = stream_with_context(Feed(services().repository.store, game, seat, after, allowed).messages())
         return Response(body, mimetype="text/event-stream", headers=headers)
 
 
@@ -78,17 +79,31 @@ def tickets() -> TicketStore:
     return store
 
 
-def feed_seat(game: Game, ticket: str | None) -> int | None:
-    """Whose feed it is: the seat of a ticket (once), of the bearer token, or nobody's (a spectator)."""
+def feed_seat(game: Game, ticket: str | None) -> tuple[int | None, Callable[[], bool]]:
+    """Whose feed it is: the seat of a ticket (once), of the bearer token, or nobody's (a spectator); and what
+    must hold for it to go on: the player token that opened it (or minted its ticket) still live."""
     if ticket is None:
-        return seat_of(services(), game, bearer_token())
+        token = bearer_token()
+        seat = seat_of(services(), game, token)
+        if token is not None and players.is_player_token(token):
+            return seat, token_still_lives(token.split(".", 1)[0], players.token_id_of(token))
+        return seat, always
 
-    def redeem(ticket: str) -> int | None:
+    def redeem(ticket: str) -> tuple[int, Callable[[], bool]] | None:
         found = tickets().redeem(game.game_id, ticket)
-        # A ticket of a seat that changed hands since opens nothing.
-        return found[0] if found and seat_holder(game, found[0]) == found[1] else None
+        # A ticket of a seat that changed hands since, or minted with a token revoked since, opens nothing.
+        if found is None or seat_holder(game, found.seat) != found.holder:
+            return None
+        if not found.token_id:
+            return found.seat, always
+        allowed = token_still_lives(found.holder.removeprefix("player:"), found.token_id)
+        return (found.seat, allowed) if allowed() else None
 
     return redeemed(ticket, redeem)
+
+
+def token_still_lives(player_id: str, token_id: str) -> Callable[[], bool]:
+    return lambda: players.token_lives(services(), player_id, token_id)
 
 
 @blp.route("/<game_id>/stream-tickets")
@@ -99,10 +114,12 @@ class StreamTickets(MethodView):
     @blp.alt_response(404, response="NOT_FOUND")
     def post(self, game_id: str) -> Any:
         """A single-use ticket, valid for a minute, that opens the seat's live feed (for EventSource)"""
-        game, seat = queries.caller(services(), game_id, bearer_token())
+        token = bearer_token()
+        game, seat = queries.caller(services(), game_id, token)
         if seat is None:
             raise InvalidTokenError("a ticket is for a seat's feed: send the seat token")
-        ticket = tickets().issue(game_id, seat, seat_holder(game, seat))
+        minted_by = players.token_id_of(token) if token and players.is_player_token(token) else ""
+        ticket = tickets().issue(game_id, seat, seat_holder(game, seat), token_id=minted_by)
         url = url_for("history.EventStream", game_id=game_id, ticket=ticket)
         return {"ticket": ticket, "seat": seat, "expires_in_s": TICKET_TTL_S, "stream": url}, 201
 

@@ -19,6 +19,7 @@ from service.api.openapi import PLAYER
 from service.api.parsing import Blueprint
 from service.api.schemas import LobbyEntrySchema, LobbyQuerySchema
 from service.errors import InvalidRequestError, InvalidTokenError
+from service.live import always
 from service.player_live import PlayerFeed, start_of
 
 blp = Blueprint("players", __name__, url_prefix="/v1/players", description="Players, their tokens and their feed")
@@ -116,7 +117,8 @@ class MyStreamTickets(MethodView):
         """A single-use ticket, valid for a minute, that opens the caller's live feed (for EventSource)"""
         player = me()
         assert services().tickets is not None
-        ticket = services().tickets.issue_player(player.player_id)  # type: ignore[union-attr]
+        token_id = players.token_id_of(bearer_token() or "")
+        ticket = services().tickets.issue_player(player.player_id, token_id)  # type: ignore[union-attr]
         url = url_for("players.MyEventStream", ticket=ticket)
         return {"ticket": ticket, "expires_in_s": TICKET_TTL_S, "stream": url}, 201
 
@@ -135,13 +137,14 @@ class MyEventStream(MethodView):
     @blp.alt_response(401, response="UNAUTHORIZED")
     def get(self, query: dict[str, Any]) -> Any:
         """Everything that concerns the caller in all its games, live (Server-Sent Events); resumable"""
-        player_id = feed_player(query.get("ticket"))
+        player_id, token_id = feed_player(query.get("ticket"))
         last = resumed_after(query.get("after"))
         projection = services().projections
         assert projection is not None
         after = last or start_of(projection.players, player_id)
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-        body = stream_with_context(PlayerFeed(projection.players, player_id, after).messages())
+        allowed = (lambda: players.token_lives(services(), player_id, token_id)) if token_id else always
+        body = stream_with_context(PlayerFeed(projection.players, player_id, after, allowed).messages())
         return Response(body, mimetype="text/event-stream", headers=headers)
 
 
@@ -157,13 +160,21 @@ def resumed_after(after: str | None) -> str | None:
     raise InvalidRequestError("after is the id of a notice, like 1733050000000-0, or 0 for every notice kept")
 
 
-def feed_player(ticket: str | None) -> str:
-    """Whose feed it is: the player of a ticket (once) or of the bearer token."""
+def feed_player(ticket: str | None) -> tuple[str, str]:
+    """Whose feed it is, and the id of the token that opened it: the player of a ticket (once) or of the bearer
+    token. A ticket minted with a token revoked since opens nothing."""
     if ticket is None:
-        return me().player_id
+        return me().player_id, players.token_id_of(bearer_token() or "")
     store = services().tickets
     assert store is not None
-    return redeemed(ticket, store.redeem_player)
+
+    def redeem(ticket: str) -> tuple[str, str] | None:
+        found = store.redeem_player(ticket)
+        if found is None or (found[1] and not players.token_lives(services(), *found)):
+            return None
+        return found
+
+    return redeemed(ticket, redeem)
 
 
 @blp.route("/<player_id>")
