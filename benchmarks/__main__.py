@@ -5,10 +5,10 @@ that reproduces it and the machine it ran on; each starts its own redis-server (
     .venv/bin/python -m benchmarks http long_game  # some parts, by name
 
 Parts: usecases, roundtrips, http (the side-by-side load test), long_game, storage, profile, sse, players,
-cluster (one API process against two on a Redis Cluster). Durations and sizes come from each part's flags'
-defaults, or from the environment: BENCH_HTTP_DURATION (s per round), BENCH_HTTP_CLIENTS, BENCH_HTTP_ROUNDS,
-BENCH_LONG_GAMES, BENCH_STORAGE_SCALE, BENCH_USECASE_GAMES, BENCH_PLAYER_GAMES, and BENCH_INPROCESS (usecases
-or wsgi: how in-process parts reach the service).
+cluster (one API process against two on a Redis Cluster), flood (a burst of all-bot games against a person's).
+Durations and sizes come from each part's flags' defaults, or from the environment: BENCH_HTTP_DURATION (s per
+round), BENCH_HTTP_CLIENTS, BENCH_HTTP_ROUNDS, BENCH_LONG_GAMES, BENCH_STORAGE_SCALE, BENCH_USECASE_GAMES,
+BENCH_PLAYER_GAMES, and BENCH_INPROCESS (usecases or wsgi: how in-process parts reach the service).
 BENCHMARKS.md says what each measures.
 """
 
@@ -19,7 +19,18 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from benchmarks import cluster_load, http_load, long_game, players, profile_move, roundtrips, sse, storage, usecases
+from benchmarks import (
+    cluster_load,
+    flood,
+    http_load,
+    long_game,
+    players,
+    profile_move,
+    roundtrips,
+    sse,
+    storage,
+    usecases,
+)
 
 PARTS: dict[str, Callable[[], object]] = {
     "usecases": lambda: usecases.main([]),
@@ -31,6 +42,7 @@ PARTS: dict[str, Callable[[], object]] = {
     "sse": lambda: sse.main(),
     "players": lambda: players.main([]),
     "cluster": lambda: cluster_load.main([]),
+    "flood": lambda: flood.main([]),
 }
 
 

@@ -110,6 +110,10 @@ def service_env(config: Config) -> dict[str, str]:
         "SYNDICATE_QUEUE_URL": config.queue_url or "",
         "SYNDICATE_MIN_REPLICAS": str(config.min_replicas),
         "SYNDICATE_REPLICA_TIMEOUT_MS": str(config.replica_timeout_ms),
+        "SYNDICATE_BOT_PACE_S": str(config.bot_pace_s),
+        "SYNDICATE_GAMES_PER_ADDRESS": str(config.games_per_address),
+        "SYNDICATE_GAMES_PER_PLAYER": str(config.games_per_player),
+        "SYNDICATE_ADMISSION_S": str(config.admission_s),
     }
 
 

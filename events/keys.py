@@ -146,3 +146,27 @@ PLAYER_STREAMS = f"{PREFIX}:player:{{*}}:events"
 def rating_order(ruleset: str) -> str:
     """The order key (tally time, game id) of the last game the ruleset's ratings were folded to."""
     return f"{PREFIX}:{{ratings:{ruleset}}}:order"
+
+
+def holdings(holder: str) -> str:
+    """The games a client holds a seat in or created, by when (`address:<ip>` for an anonymous client, `player:<id>`
+    for a player): what its limit on unfinished games counts. Each holder its own tag."""
+    return f"{PREFIX}:holdings:{{{holder}}}"
+
+
+# -- the job queue's Redis (a plain Redis of its own on a cluster: RQ does not speak Cluster) ----------------------
+
+
+def pending_job(kind: str, game_id: str) -> str:
+    """The id of the one job of a kind (`bot`, `deadline`, `tally`) a game has waiting in the queue."""
+    return f"{PREFIX}:pending:{kind}:{game_id}"
+
+
+def paced_turns() -> str:
+    """The turns of all-bot games held back for their pace: job id -> when it may be queued (UNIX time)."""
+    return f"{PREFIX}:paced-turns"
+
+
+def jobs_done(second: int) -> str:
+    """How many jobs the workers finished in one second (UNIX time): the queue's pace, for admission control."""
+    return f"{PREFIX}:jobs-done:{second}"

@@ -10,6 +10,7 @@ from events.repository import GameRepository
 from events.store import RedisEventStore
 from events.tickets import TicketStore
 from projections import Projections
+from service.admission import Holdings
 from service.config import Config
 from service.scheduler import Scheduler
 from service.services import Services
@@ -25,13 +26,16 @@ def bootstrap(
     replication = config.replication()
     store = RedisEventStore(client, replication)
     projections = Projections(client, store)
-    scheduler = Scheduler(queue or (client if client_is_plain(client, config) else config.queue_redis()))
+    queue = queue or (client if client_is_plain(client, config) else config.queue_redis())
+    scheduler = Scheduler(queue, config.bot_pace_s)
     return Services(
         repository=GameRepository(store),
         projections=projections,
         scheduler=scheduler,
         tickets=TicketStore(client, replication),
         players=PlayerStore(client, replication),
+        holdings=Holdings(client, projections.lobby),
+        limits=config.limits(),
         after_save=(projections.after_save, scheduler.after_save),
     )
 

@@ -34,9 +34,9 @@ from service.cluster import local_topology
 from service.config import Config, ConfigError
 from service.house import House
 from service.redis_server import RedisServer, binary
-from service.scheduler import QUEUE
+from service.scheduler import QUEUES
 from service.supervisor import Child, Supervisor, command
-from service.worker import running_here, sweep_every, work_until_stopped
+from service.worker import release_paced, running_here, sweep_every, work_until_stopped
 
 GRACEFUL_TIMEOUT_S = 8
 """How long a stopping gunicorn lets requests finish: below the 10 s that `docker stop` waits before SIGKILL.
@@ -135,14 +135,16 @@ def worker(burst: bool, check: bool) -> None:
     client, queue_client = connect_when_up(), checked(config).queue_redis()
     logs.configure(logging.INFO)  # one JSON line per job (service/jobs.py)
     logging.getLogger("rq").setLevel(logging.WARNING)  # RQ's own lines per job would repeat ours
-    jobs.use(House(bootstrap(config, client, queue_client), config.stall_s))
+    services = bootstrap(config, client, queue_client)
+    jobs.use(House(services, config.stall_s))
     if config.worker_metrics_port:
         prometheus_client.start_http_server(config.worker_metrics_port)
     if burst:
-        queue = Queue(QUEUE, connection=queue_client)
-        SimpleWorker([queue], connection=queue_client).work(with_scheduler=True, burst=True, logging_level="WARNING")
+        queues = [Queue(name, connection=queue_client) for name in QUEUES]
+        SimpleWorker(queues, connection=queue_client).work(with_scheduler=True, burst=True, logging_level="WARNING")
         return
     threading.Thread(target=sweep_every, args=(queue_client, config.sweep_s), daemon=True).start()
+    threading.Thread(target=release_paced, args=(services.scheduler,), daemon=True).start()
     work_until_stopped(queue_client)
 
 

@@ -11,6 +11,7 @@ import redis
 from redis.cluster import RedisCluster
 
 from events.replication import Replication
+from service.admission import Limits
 
 REDIS_SOCKET_TIMEOUT_S = 5
 """Longer than a live feed's blocking read (live.WAKE_S, 3 s), short enough that a Redis gone silent (stopped, or
@@ -60,6 +61,17 @@ class Config:
     """Proxies in front of the API whose `X-Forwarded-For`/`-Proto`/`-Host` are believed (service/app.py)."""
     worker_metrics_port: int = field(default_factory=lambda: int(os.environ.get("SYNDICATE_WORKER_METRICS_PORT", "0")))
     """Where `syndicate worker` serves its own `/metrics` (a worker container's); 0: nowhere."""
+    bot_pace_s: float = field(default_factory=lambda: float(os.environ.get("SYNDICATE_BOT_PACE_S", "1")))
+    """The least time between two turns of an all-bot game (0: as fast as the workers go)."""
+    games_per_address: int = field(default_factory=lambda: int(os.environ.get("SYNDICATE_GAMES_PER_ADDRESS", "20")))
+    """Unfinished games an anonymous client (by address) may hold: created, or seated in."""
+    games_per_player: int = field(default_factory=lambda: int(os.environ.get("SYNDICATE_GAMES_PER_PLAYER", "20")))
+    """Unfinished games a player may hold: created, or seated in."""
+    admission_s: float = field(default_factory=lambda: float(os.environ.get("SYNDICATE_ADMISSION_S", "5")))
+    """New games are refused (503) while the queued work ahead of them would take the workers longer than this."""
+
+    def limits(self) -> Limits:
+        return Limits(self.games_per_address, self.games_per_player, self.admission_s)
 
     @property
     def rate_limit_storage(self) -> str:

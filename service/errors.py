@@ -64,3 +64,9 @@ class UnsupportedMediaTypeError(ProblemError):
 
 class RateLimitedError(ProblemError):
     status, code, title = 429, "rate_limited", "Too many requests"
+
+
+class OverloadedError(ProblemError):
+    """The workers are behind: a new game would wait too long for its house (bots, deadlines)."""
+
+    status, code, title = 503, "overloaded", "Too busy to start a game now"

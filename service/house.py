@@ -19,11 +19,15 @@ from games.bots import Bot, random_bot
 from games.table import Status
 from service import use_cases
 from service.errors import ProblemError
+from service.scheduler import playing_for
 from service.services import Services
 from service.use_cases import Caller
 
 log = logging.getLogger(__name__)
 
+
+MAX_SEATS = 12
+"""More seats than any game has: a bound on the moves of one turn of the house."""
 
 CLOCK_SKEW_S = 2.0
 """How early a deadline job may run and still wait for its deadline: the queue keeps whole seconds, and a worker's
@@ -63,18 +67,36 @@ class House:
         self.clock = clock
         self.sleep = sleep
 
-    def play_bot(self, game_id: str, version: int, seat: int) -> str:
-        """The bot of `seat` moves, if the game is still at `version` and waits on it."""
-        game = self.repository.get(game_id)
-        table = game.table
-        if table.version != version or table.status is not Status.IN_PROGRESS:
-            return "moved on"
-        if seat not in game.ruleset.awaiting(table.rules) or not tables.house_plays(table, seat):
-            return "not awaited"
-        bot = game.ruleset.bots.get(tables.bot_of(table, seat), random_bot)
-        view = tables.view(game.ruleset, table, seat, house=True)  # what the seat may see, and nothing more
-        move = choose(bot, view, secret_rng())
-        return self._move(game_id, Caller(seat=seat, by="bot"), move, f"bot-{version}-{seat}", version, game)
+    def play_bots(self, game_id: str) -> str:
+        """The bots' turn: each seat the house plays that the game awaits moves, once, as its bot decides from what
+        the seat may see; then the game's next turn of the house is queued, if it needs one."""
+        scheduler = self.services.scheduler
+        played: set[int] = set()
+        moved = 0
+        with playing_for(game_id):
+            for _ in range(3 * MAX_SEATS):  # a move that loses a race is decided again, a few times at most
+                game = self.repository.get(game_id)
+                table = game.table
+                if table.status is not Status.IN_PROGRESS:
+                    break
+                due = [s for s in sorted(game.ruleset.awaiting(table.rules)) if tables.house_plays(table, s)]
+                seat = next((s for s in due if s not in played), None)
+                if seat is None:
+                    break
+                bot = game.ruleset.bots.get(tables.bot_of(table, seat), random_bot)
+                view = tables.view(game.ruleset, table, seat, house=True)  # what the seat may see, and nothing more
+                move = choose(bot, view, secret_rng())
+                key = f"bot-{table.version}-{seat}"
+                if self._move(game_id, Caller(seat=seat, by="bot"), move, key, table.version, game) == "moved":
+                    played.add(seat)
+                    moved += 1
+        if scheduler is not None:  # the next turn of the house, once this one's moves are in
+            game = self.repository.get(game_id)
+            if game.table.status is Status.IN_PROGRESS and any(
+                tables.house_plays(game.table, s) for s in game.ruleset.awaiting(game.table.rules)
+            ):
+                scheduler.bots_turn(game.table)
+        return f"played for {moved} seats" if moved else "moved on"
 
     def expire(self, game_id: str, wait_since: int) -> str:
         """A deadline passed: the game's own rule for lateness, else a random move for each awaited seat."""
@@ -129,16 +151,15 @@ class House:
         return "moved"
 
     def sweep(self) -> int:
-        """Requeue whatever an active game needs and has waited on too long; the number of games."""
+        """Enqueue again whatever an active game has waited on too long and has no live job for; the number of
+        jobs enqueued."""
         projections, scheduler = self.services.projections, self.services.scheduler
         assert projections is not None and scheduler is not None, "the house works with a deployment's queue"
         requeued = 0
-        bucket = f"-sweep-{int(self.clock())}"
         for game_id in projections.lobby.active():
             game = self.repository.get(game_id)
             if self._needs_help(game):
-                scheduler.after(game.ruleset, game.table, game.table.version, suffix=bucket)
-                requeued += 1
+                requeued += scheduler.rescue(game.ruleset, game.table)
         return requeued
 
     def _needs_help(self, game: Game) -> bool:

@@ -5,12 +5,14 @@ duration) and its count in the metrics."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+import redis
 from rq import get_current_job
 
 from service import logs, metrics
@@ -64,28 +66,46 @@ def logged(job: Callable[..., R]) -> Callable[..., R]:
             subject = " ".join(str(part) for part in (job.__name__, *args[:1]))
             log.log(level, "%s: %s", subject, outcome, extra={"fields": fields})
             logs.request_id.reset(cause)
+            counted(time.time())
 
     return run
 
 
+def counted(at: float) -> None:
+    """Count the job among those done: admission control weighs the queue against the workers' pace."""
+    scheduler = house().services.scheduler
+    if scheduler is not None:
+        with contextlib.suppress(redis.RedisError):  # a count lost is a pace a little underestimated
+            scheduler.job_done(at)
+
+
+def starting(kind: str, game_id: str) -> None:
+    """This job of the game's runs: a need that arises from now on gets a job of its own."""
+    current, scheduler = get_current_job(), house().services.scheduler
+    if current is not None and scheduler is not None:
+        scheduler.started(kind, game_id, current.id)
+
+
 @logged
-def bot_move(game_id: str, version: int, seat: int) -> str:
-    outcome = house().play_bot(game_id, version, seat)
-    if outcome == "moved":
-        metrics.BOT_TURNS.inc()
+def bots_turn(game_id: str) -> str:
+    starting("bot", game_id)
+    outcome = house().play_bots(game_id)
+    if outcome.startswith("played for"):
+        metrics.BOT_TURNS.inc(int(outcome.split()[2]))
     return outcome
 
 
 @logged
 def deadline(game_id: str, wait_since: int) -> str:
     outcome = house().expire(game_id, wait_since)
-    if outcome not in ("moved on", "played for 0 seats"):
+    if outcome not in ("moved on", "played for 0 seats", "not due"):
         metrics.DEADLINES_FIRED.inc()
     return outcome
 
 
 @logged
 def tally(game_id: str) -> str:
+    starting("tally", game_id)
     return house().tally(game_id)
 
 

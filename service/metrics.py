@@ -12,7 +12,7 @@ which gives both the same directory; a worker container serves its own on SYNDIC
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import redis
 from prometheus_client import REGISTRY, CollectorRegistry, Counter, Gauge, Histogram, generate_latest, multiprocess
@@ -33,7 +33,7 @@ MOVE_SECONDS = Histogram(
 )
 MOVES = Counter("syndicate_moves", "Moves made, by ruleset and by whom: player, bot or deadline", ["ruleset", "by"])
 REFUSALS = Counter("syndicate_refusals", "Problem answers (application/problem+json), by code", ["code"])
-BOT_TURNS = Counter("syndicate_bot_turns", "Turns a bot played (a worker's bot jobs that moved)")
+BOT_TURNS = Counter("syndicate_bot_turns", "Moves a bot made for its seat (a seat played in a turn of the house)")
 DEADLINES_FIRED = Counter("syndicate_deadlines_fired", "Deadlines that acted (a wait closed, or late seats played for)")
 LIVE_FEEDS = Gauge("syndicate_live_feeds_open", "Live feeds (SSE) open now", multiprocess_mode="livesum")
 
@@ -43,30 +43,33 @@ def multiprocess_dir() -> str | None:
 
 
 class QueueDepth(Collector):
-    """The job queue's size by state, read from RQ at each scrape; nothing while its Redis is away."""
+    """Each job queue's size by state, read from RQ at each scrape; nothing while its Redis is away."""
 
-    def __init__(self, queue: Queue) -> None:
-        self.queue = queue
+    def __init__(self, queues: Sequence[Queue]) -> None:
+        self.queues = queues
 
     def collect(self) -> Iterator[Metric]:
-        queue = self.queue
         try:
             counts = {
-                "queued": queue.count,
-                "scheduled": queue.scheduled_job_registry.count,
-                "started": queue.started_job_registry.count,
-                "failed": queue.failed_job_registry.count,
+                (queue.name, state): count
+                for queue in self.queues
+                for state, count in (
+                    ("queued", queue.count),
+                    ("scheduled", queue.scheduled_job_registry.count),
+                    ("started", queue.started_job_registry.count),
+                    ("failed", queue.failed_job_registry.count),
+                )
             }
         except redis.RedisError:
             return
-        family = GaugeMetricFamily("syndicate_queue_jobs", "Jobs in the queue, by state", labels=["state"])
-        for state, count in counts.items():
-            family.add_metric([state], count)
+        family = GaugeMetricFamily("syndicate_queue_jobs", "Jobs in each queue, by state", labels=["queue", "state"])
+        for (queue, state), count in counts.items():
+            family.add_metric([queue, state], count)
         yield family
 
 
-def exposition(queue: Queue | None) -> bytes:
-    """The metrics in Prometheus' text format: every process's (or this one's), and the queue's depth."""
+def exposition(queues: Sequence[Queue]) -> bytes:
+    """The metrics in Prometheus' text format: every process's (or this one's), and the queues' depth."""
     directory = multiprocess_dir()
     if directory is None:
         body = generate_latest(REGISTRY)
@@ -74,4 +77,4 @@ def exposition(queue: Queue | None) -> bytes:
         registry = CollectorRegistry()
         multiprocess.MultiProcessCollector(registry, path=directory)
         body = generate_latest(registry)
-    return body + (generate_latest(QueueDepth(queue)) if queue is not None else b"")
+    return body + (generate_latest(QueueDepth(queues)) if queues else b"")

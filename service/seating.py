@@ -99,7 +99,9 @@ def abort_game(services: Services, game_id: str, token: str | None) -> Saved:
     return _act(services, game_id, _caller(services, token), decide, needs_seat=False)
 
 
-def rematch_game(services: Services, game_id: str, token: str | None) -> tuple[Saved, dict[int, str]]:
+def rematch_game(
+    services: Services, game_id: str, token: str | None, holder: str | None = None
+) -> tuple[Saved, dict[int, str]]:
     """A new game with the same seats and options; the old game's log names it (`rematch_created`), once.
     The id is recorded first, then the game created: a request that finds the id recorded but no game
     (a crash between the two) creates it."""
@@ -122,7 +124,7 @@ def rematch_game(services: Services, game_id: str, token: str | None) -> tuple[S
         services.repository.get(rematch)
     except NoSuchGameError:
         seats = lifecycle.rematch_seats(game.table, seat)
-        return new_game(services, game.ruleset.id, seats, game.table.options, None, player, rematch, game_id)
+        return new_game(services, game.ruleset.id, seats, game.table.options, None, player, rematch, game_id, holder)
     raise IllegalMoveError("rematch_exists", f"this game's rematch is game {rematch}")
 
 
@@ -140,6 +142,7 @@ def quick_match(
     if not ruleset.min_seats <= seat_count <= ruleset.max_seats:
         raise SetupError("invalid_seat_count", f"{ruleset.name} takes {ruleset.min_seats} to {ruleset.max_seats}")
     wanted = tables.resolve_options(ruleset, options or {}, seat_count)
+    holder = f"player:{player.player_id}"
     assert services.projections is not None, "the lobby is kept by the deployment's projections"
     lobby = services.projections.lobby
 
@@ -154,12 +157,12 @@ def quick_match(
             if len(entry["seats"]) != seat_count or entry.get("options") != wanted or not entry["open_seats"]:
                 continue
             try:
-                saved, seat, _ = join_game(services, entry["game_id"], None, player, fits=fits)
+                saved, seat, _ = join_game(services, entry["game_id"], None, player, fits=fits, holder=holder)
             except (IllegalMoveError, NoSuchGameError, NoMatchError):
                 continue  # the lobby was behind: filled, aborted or gone meanwhile
             return saved, seat, False
         seats = [{"player": "me"}] + [{"open": True}] * (seat_count - 1)
-        saved, _ = create_game(services, ruleset_id, seats, wanted, None, player)
+        saved, _ = create_game(services, ruleset_id, seats, wanted, None, player, holder)
         return saved, 0, True
 
 

@@ -12,6 +12,7 @@ from events.repository import Decision, GameRepository
 from events.tickets import TicketStore
 from games import table as tables
 from projections import Projections
+from service.admission import Holdings, Limits
 from service.scheduler import Scheduler
 
 
@@ -22,13 +23,16 @@ def utc_now() -> str:
 @dataclass(frozen=True)
 class Services:
     """The repository of games, and what else a deployment has: read models beyond a game's own (the lobby,
-    the leaderboard), the job queue, stream tickets. A use case tells `after_save` of each decision it saves."""
+    the leaderboard), the job queue, stream tickets, the games each client holds and its limits. A use case tells
+    `after_save` of each decision it saves."""
 
     repository: GameRepository
     projections: Projections | None = None
     scheduler: Scheduler | None = None
     tickets: TicketStore | None = None
     players: PlayerStore | None = None
+    holdings: Holdings | None = None
+    limits: Limits = field(default_factory=Limits)
     clock: Callable[[], str] = utc_now
     after_save: Sequence[Callable[[Decision], None]] = field(default=())
 

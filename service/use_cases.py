@@ -28,7 +28,7 @@ from games.registry import RULESETS
 from games.table import SetupError
 from projections import game_models
 from projections.views import field_of
-from service import metrics, players, tokens
+from service import admission, metrics, players, tokens
 from service.errors import ConflictError, InvalidRequestError, InvalidTokenError, VersionMismatchError
 from service.feed import feed_item
 from service.services import Services
@@ -156,9 +156,11 @@ def create_game(
     options: dict[str, Any],
     seed: int | None,
     creator: Player | None = None,
+    holder: str | None = None,
 ) -> tuple[Saved, dict[int, str]]:
-    """A new game, and the token of each anonymous human seat (handed out once); a player's seat needs none."""
-    return new_game(services, ruleset_id, seat_list(seats, creator), options, seed, creator)
+    """A new game, and the token of each anonymous human seat (handed out once); a player's seat needs none.
+    `holder`: the client that holds it from now on (see service/admission.py)."""
+    return new_game(services, ruleset_id, seat_list(seats, creator), options, seed, creator, holder=holder)
 
 
 def new_game(
@@ -170,11 +172,15 @@ def new_game(
     creator: Player | None = None,
     game_id: str | None = None,
     rematch_of: str | None = None,
+    holder: str | None = None,
 ) -> tuple[Saved, dict[int, str]]:
-    """A new game of these seats (`game_id`: one chosen already, for a rematch)."""
+    """A new game of these seats (`game_id`: one chosen already, for a rematch), held by `holder`; refused while the
+    holder holds as many unfinished games as it may, or while the house is too far behind to play it."""
     ruleset = RULESETS.get(ruleset_id)
     if ruleset is None:
         raise SetupError("unknown_ruleset", f"no ruleset {ruleset_id!r}; see GET /v1/rulesets")
+    admission.check_holdings(services.holdings, services.limits, holder)
+    admission.admit(services.scheduler, services.limits, all(s.bot is not None for s in seats))
     game_id = game_id or secrets.token_hex(8)
     # A seed the service draws stays secret behind a random salt; a seed the creator gives reproduces the
     # game, unsalted, and the game's views say its randomness is public.
@@ -185,7 +191,10 @@ def new_game(
     events = tables.create(ruleset, game_id, seats, options, seed, salt, at, creator_id, rematch_of)
     handed = {i: tokens.new_token() for i, s in enumerate(seats) if s.name is not None and s.player is None}
     decision = seal(ruleset, None, events, CreateGame(), None, at)
-    return save(services, decision, handed), handed
+    saved = save(services, decision, handed)
+    if services.holdings is not None and holder is not None:
+        services.holdings.hold(holder, [game_id])
+    return saved, handed
 
 
 def join_game(
@@ -195,16 +204,18 @@ def join_game(
     player: Player | None = None,
     accepts_public_randomness: bool = False,
     fits: Callable[[tables.Table[Any]], bool] | None = None,
+    holder: str | None = None,
 ) -> tuple[Saved, int, str | None]:
     """The caller takes the first open seat (a player, the seat kept for it); an anonymous caller's seat token is
     handed out once, a player's own token acts for the seat. A game whose randomness is public (its creator
     chose the seed, and can compute every hand) seats only a caller who says it accepts that. `fits`: what the
     game must be for this caller (a quick match's conditions), checked on the game as it is when the seat is
-    taken; NoMatchError if it is not."""
+    taken; NoMatchError if it is not. `holder`: the client that holds the game from now on."""
     if player is None and name is None:
         raise InvalidRequestError("join with a name, or with a player token")
     if player is not None and name is not None:
         raise InvalidRequestError("a player joins under its own name: leave out `name` with a player token")
+    admission.check_holdings(services.holdings, services.limits, holder)
     for _ in range(MAX_ATTEMPTS):
         game = services.repository.get(game_id)
         if fits is not None and not fits(game.table):
@@ -223,9 +234,12 @@ def join_game(
         command = JoinGame(player=shown, player_id=player.player_id if player else None)
         decision = seal(game.ruleset, game, events, command, None, services.clock())
         try:
-            return save(services, decision, {seat: token} if token else None), seat, token
+            saved = save(services, decision, {seat: token} if token else None)
         except StaleVersionError:
             continue
+        if services.holdings is not None and holder is not None:
+            services.holdings.hold(holder, [game_id])
+        return saved, seat, token
     raise too_busy()
 
 

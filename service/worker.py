@@ -23,7 +23,7 @@ from rq import Queue, SimpleWorker
 from rq.exceptions import DuplicateJobError, StopRequested
 
 from service.backoff import Backoff
-from service.scheduler import QUEUE
+from service.scheduler import QUEUE, QUEUES, Scheduler
 from service.supervisor import alive
 
 log = logging.getLogger(__name__)
@@ -68,7 +68,8 @@ def work_until_stopped(client: redis.Redis, backoff: Backoff | None = None) -> N
     while not stopping.is_set():
         started = time.monotonic()
         try:
-            worker = Worker([Queue(QUEUE, connection=client)], connection=client, maintenance_interval=MAINTENANCE_S)
+            queues = [Queue(name, connection=client) for name in QUEUES]  # in order: people's games first
+            worker = Worker(queues, connection=client, maintenance_interval=MAINTENANCE_S)
             worker.work(with_scheduler=True, logging_level="WARNING")
             reason = "RQ's loop ended"
         except (redis.ConnectionError, redis.TimeoutError) as error:
@@ -97,6 +98,25 @@ def sweep_every(client: redis.Redis, period_s: float) -> None:
         except Exception:
             log.exception("sweep not queued")
         time.sleep(period_s)
+
+
+RELEASE_S = 0.1
+"""How often a worker queues the paced turns of all-bot games that fell due."""
+
+
+def release_paced(scheduler: Scheduler, period_s: float = RELEASE_S) -> None:
+    """Queue the paced turns of all-bot games as they fall due, as long as the worker lives; a period that cannot
+    reach Redis is skipped (a turn held back too long is queued by the sweep)."""
+    while not stopping.is_set():
+        try:
+            scheduler.release_due(time.time())
+        except redis.RedisError as error:
+            log.warning("paced turns not released: %s", error)
+            stopping.wait(1)
+        except Exception:
+            log.exception("paced turns not released")
+            stopping.wait(1)
+        stopping.wait(period_s)
 
 
 def running_here(client: redis.Redis) -> bool:

@@ -39,8 +39,11 @@ class ApiClient:
     def auth(self, table: Table, seat: int | None) -> dict[str, str]:
         return {} if seat is None else {"Authorization": f"Bearer {table.tokens[seat]}"}
 
-    def join(self, table: Table, name: str) -> TestResponse:
-        response = self.http.post(f"/v1/games/{table.id}/join", json={"name": name})
+    def join(self, table: Table, name: str, accept_public_randomness: bool = False) -> TestResponse:
+        """Take a seat; a game created with a seed is joined only by one that accepts it is (its creator may
+        compute every hand)."""
+        body = {"name": name, **({"accept_public_randomness": True} if accept_public_randomness else {})}
+        response = self.http.post(f"/v1/games/{table.id}/join", json=body)
         if response.status_code == 201:
             table.tokens[response.json["seat"]] = response.json["token"]
         return response

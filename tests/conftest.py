@@ -18,7 +18,7 @@ from service.bootstrap import bootstrap
 from service.config import Config
 from service.house import House
 from service.redis_server import RedisServer, free_port
-from service.scheduler import QUEUE
+from service.scheduler import QUEUES
 from service.services import Services
 from tests.client import ApiClient
 
@@ -41,7 +41,16 @@ def redis_client(redis_server: RedisServer) -> Iterator[redis.Redis]:
 
 @pytest.fixture
 def config(redis_server: RedisServer, redis_client: redis.Redis) -> Config:
-    return dataclasses.replace(Config(), redis_url=redis_server.url, rate_limit="100000 per minute")
+    # Tests play many games from one address, and all-bot games as fast as the house goes: tests of the limits set
+    # their own (tests/workers/test_flood.py, tests/service/test_admission.py).
+    return dataclasses.replace(
+        Config(),
+        redis_url=redis_server.url,
+        rate_limit="100000 per minute",
+        games_per_address=10**6,
+        games_per_player=10**6,
+        bot_pace_s=0,
+    )
 
 
 @pytest.fixture
@@ -73,9 +82,9 @@ def drain(house: House, redis_client: redis.Redis) -> Callable[[], None]:
 
     def run() -> None:
         # Jobs are taken and run one by one, as a worker does, without a worker's start and stop (a second each).
-        queue = Queue(QUEUE, connection=redis_client)
-        worker = SimpleWorker([queue], connection=redis_client)
-        while (found := Queue.dequeue_any([queue], None, connection=redis_client)) is not None:
+        queues = [Queue(name, connection=redis_client) for name in QUEUES]
+        worker = SimpleWorker(queues, connection=redis_client)
+        while (found := Queue.dequeue_any(queues, None, connection=redis_client)) is not None:
             worker.execute_job(*found)
 
     return run

@@ -8,6 +8,8 @@ from typing import TypeVar
 
 from flask import request
 
+from events.players import Player
+from service.api.ratelimit import caller_key
 from service.errors import InvalidRequestError, InvalidTokenError
 
 T = TypeVar("T")
@@ -21,6 +23,11 @@ def bearer_token() -> str | None:
     if scheme.lower() != "bearer" or not token.strip():
         raise InvalidTokenError("send the seat token as 'Authorization: Bearer <token>'")
     return token.strip()
+
+
+def holder_of(player: Player | None) -> str:
+    """The client a request holds its games as: its player, else its address (service/admission.py)."""
+    return f"player:{player.player_id}" if player is not None else f"address:{caller_key()}"
 
 
 def redeemed(ticket: str, redeem: Callable[[str], T | None]) -> T:

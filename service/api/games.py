@@ -12,7 +12,7 @@ from flask_smorest.pagination import PaginationParameters
 from projections.views import SPECTATOR_FIELD
 from service import queries, seating, use_cases
 from service.api import examples, hygiene, schemas
-from service.api.auth import bearer_token
+from service.api.auth import bearer_token, holder_of
 from service.api.context import services
 from service.api.openapi import PLAYER_OR_ANONYMOUS, SEAT, SEAT_OR_SPECTATOR, VERSION_TAG
 from service.api.parsing import INTEGER, Blueprint
@@ -44,12 +44,13 @@ class GameCollection(MethodView):
     @blp.doc(operationId="createGame", security=PLAYER_OR_ANONYMOUS)
     @blp.arguments(schemas.CreateGameSchema, examples=examples.CREATE_GAME)
     @blp.response(201, schemas.CreatedGameSchema, headers=VERSION_TAG)
+    @blp.alt_response(409, response="CONFLICT")
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
     def post(self, body: dict[str, Any]) -> Any:
         """Create a game; anonymous human seats get their tokens, once; `{"player": "me"}` seats the caller"""
         creator = use_cases.account_of(services(), bearer_token())
         saved, handed = use_cases.create_game(
-            services(), body["ruleset"], body["seats"], body["options"], body.get("seed"), creator
+            services(), body["ruleset"], body["seats"], body["options"], body.get("seed"), creator, holder_of(creator)
         )
         return created(saved, handed)
 
@@ -79,7 +80,9 @@ class JoinResource(MethodView):
         is open"""
         player = use_cases.account_of(services(), bearer_token())
         accepts = body["accept_public_randomness"]
-        saved, seat, token = use_cases.join_game(services(), game_id, body.get("name"), player, accepts)
+        saved, seat, token = use_cases.join_game(
+            services(), game_id, body.get("name"), player, accepts, holder=holder_of(player)
+        )
         answer = {"seat": seat, **({"token": token} if token else {}), "game": msgspec.Raw(saved.views[str(seat)])}
         return json_answer(msgspec.json.encode(answer), 201, ETag=hygiene.etag(saved.game.version, seat))
 
@@ -167,7 +170,9 @@ class RematchResource(MethodView):
     @blp.alt_response(409, response="CONFLICT")
     def post(self, game_id: str) -> Any:
         """A new game with the same seats and options: players seated again, bots kept, once per game"""
-        return created(*seating.rematch_game(services(), game_id, bearer_token()))
+        token = bearer_token()
+        player = use_cases.player_of(services(), token)
+        return created(*seating.rematch_game(services(), game_id, token, holder_of(player)))
 
 
 def parse_if_match(header: str | None) -> int | None:

@@ -77,4 +77,5 @@ class Metrics(MethodView):
     def get(self) -> Any:
         """Prometheus metrics, summed across the server's workers; not rate limited, answers without Redis"""
         scheduler = services().scheduler
-        return Response(metrics.exposition(scheduler.queue if scheduler else None), content_type=metrics.CONTENT_TYPE)
+        queues = (scheduler.queue, scheduler.bot_queue) if scheduler else ()
+        return Response(metrics.exposition(queues), content_type=metrics.CONTENT_TYPE)

@@ -164,7 +164,8 @@ PROBLEMS: dict[int, tuple[str, str, dict[str, Any]]] = {
     503: (
         "ServiceUnavailable",
         "The game store (Redis) is not answering (`unavailable`), or, where the deployment asks for replicas"
-        " (`SYNDICATE_MIN_REPLICAS`), they did not confirm the write in time (`not_replicated`): retry after"
+        " (`SYNDICATE_MIN_REPLICAS`), they did not confirm the write in time (`not_replicated`), or (a new game)"
+        " the house is too far behind with the games under way to play another (`overloaded`): retry after"
         " `Retry-After` seconds. A move answered 503 either never landed or landed whole: retried with its"
         " `Idempotency-Key`, it gets its first answer.",
         problem_example(
@@ -226,7 +227,7 @@ def problem_response(status: int) -> dict[str, Any]:
         response["headers"]["Retry-After"] = {
             "description": (
                 f"seconds to wait before trying again ({RETRY_AFTER_S}; {NOT_REPLICATED_RETRY_AFTER_S} for"
-                " `not_replicated`)"
+                " `not_replicated`; for `overloaded`, the seconds the house is behind beyond what it admits)"
             ),
             "schema": {"type": "integer"},
         }

@@ -27,3 +27,11 @@ def test_a_players_keys_share_its_hash_tag_and_ratings_share_their_rulesets() ->
 
 def test_the_lobby_lives_in_a_slot_of_its_own() -> None:
     assert keys.lobby_game("ab12") == "syndicate:{lobby}:game:ab12"
+
+
+def test_a_holders_games_have_a_slot_of_their_own_and_the_queues_keys_are_pinned() -> None:
+    assert keys.holdings("address:10.0.0.1") == "syndicate:holdings:{address:10.0.0.1}"
+    assert keys.holdings("player:p1") == "syndicate:holdings:{player:p1}"
+    assert keys.pending_job("bot", "ab12") == "syndicate:pending:bot:ab12"
+    assert keys.jobs_done(1733050000) == "syndicate:jobs-done:1733050000"
+    assert keys.paced_turns() == "syndicate:paced-turns"

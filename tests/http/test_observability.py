@@ -20,7 +20,7 @@ from service.config import Config
 from service.house import House
 from service.logs import JsonFormatter
 from service.redis_server import free_port
-from service.scheduler import QUEUE, Scheduler
+from service.scheduler import BOT_QUEUE, QUEUE, Scheduler
 from service.services import Services
 from tests.client import ApiClient, assert_problem, metric_value
 
@@ -81,11 +81,13 @@ def test_bot_turns_and_deadlines_fired_are_counted_by_the_jobs(api: ApiClient, h
     assert metric(api, "syndicate_deadlines_fired_total") == fired + 1
 
 
-def test_the_queue_depth_is_read_from_the_queue(api: ApiClient, redis_client: redis.Redis) -> None:
-    api.create(seats=[{"bot": "random"}] * 3)  # the first bot's turn is queued
-    queued = Queue(QUEUE, connection=redis_client).count
-    assert queued >= 1
-    assert metric(api, "syndicate_queue_jobs", state="queued") == queued
+def test_the_queue_depth_is_read_from_each_queue(api: ApiClient, redis_client: redis.Redis) -> None:
+    api.create(seats=[{"bot": "random"}] * 3)  # an all-bot game's turn: behind people's games
+    api.create(seats=[{"name": "Ann"}, {"bot": "random"}, {"bot": "random"}])
+    for name in (QUEUE, BOT_QUEUE):
+        queued = Queue(name, connection=redis_client).count
+        assert queued == 1
+        assert metric(api, "syndicate_queue_jobs", queue=name, state="queued") == queued
 
 
 def log_lines(caplog: pytest.LogCaptureFixture) -> list[dict]:
@@ -188,7 +190,7 @@ def test_a_job_logs_its_game_outcome_and_the_request_it_came_from(
     drain()  # round 2's bot turns, queued by Ann's move
 
     lines = [json.loads(JsonFormatter().format(r)) for r in caplog.records if r.name == "syndicate.jobs"]
-    turns = [line for line in lines if line["job"] == "bot_move" and line["outcome"] == "moved"]
-    assert [line["request_id"] for line in turns] == ["create-9", "create-9", "move-1", "move-1"]
+    turns = [line for line in lines if line["job"] == "bots_turn" and line["outcome"] == "played for 2 seats"]
+    assert [line["request_id"] for line in turns] == ["create-9", "move-1"]  # one turn plays both bots
     assert all(line["game_id"] == game and line["level"] == "INFO" for line in turns)
     assert all(line["job_id"].startswith(f"bot-{game}-") and line["duration_ms"] >= 0 for line in turns)

@@ -103,7 +103,7 @@ def test_a_whole_game_scores_every_seat_as_the_rules_say(api: ApiClient, players
     assert (table.body["status"], table.body["version"]) == ("waiting", 1)
     assert_problem(api.result(table), 409, "game_not_finished")
 
-    joined = api.join(table, "Latecomer")
+    joined = api.join(table, "Latecomer", accept_public_randomness=True)  # the test chose the seed
     assert joined.status_code == 201
     assert joined.json["seat"] == players - 1
     assert (joined.json["game"]["status"], joined.json["game"]["version"]) == ("in_progress", 4)

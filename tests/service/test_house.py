@@ -38,19 +38,19 @@ def test_a_game_in_progress_is_not_tallied(api: ApiClient, house: House) -> None
     assert "game_tallied" not in event_types(api, table)
 
 
-def test_a_bot_job_run_twice_moves_once(api: ApiClient, house: House) -> None:
-    table = api.create(seats=[{"bot": "random"}, {"name": "Bob"}, {"name": "Cat"}])
-    version = api.game(table)["version"]
-    assert house.play_bot(table.id, version, 0) == "moved"
-    assert house.play_bot(table.id, version, 0) == "moved on"
+def test_a_bots_turn_run_twice_moves_each_bot_once(api: ApiClient, house: House) -> None:
+    table = api.create(seats=[{"bot": "random"}, {"name": "Bob"}, {"bot": "smart"}])
+    assert house.play_bots(table.id) == "played for 2 seats"
+    assert house.play_bots(table.id) == "moved on"
     played = [e for e in api.events(table) if e["type"] == "twelve_gangsters.gangster_played"]
-    assert [e["seat"] for e in played] == [0]
+    assert sorted(e["seat"] for e in played) == [0, 2]
 
 
-def test_a_bot_job_for_a_seat_not_awaited_does_nothing(api: ApiClient, house: House) -> None:
+def test_a_bots_turn_for_a_game_that_awaits_only_people_does_nothing(api: ApiClient, house: House) -> None:
     table = api.create(seats=[{"bot": "random"}, {"name": "Bob"}, {"name": "Cat"}])
+    assert house.play_bots(table.id) == "played for 1 seats"
     version = api.game(table)["version"]
-    assert house.play_bot(table.id, version, 1) == "not awaited"  # a human seat
+    assert house.play_bots(table.id) == "moved on"  # the round waits on Bob and Cat
     assert api.game(table)["version"] == version
 
 
@@ -93,15 +93,17 @@ def test_the_sweep_of_a_stalled_bot_sets_no_deadline_before_it_falls(
 ) -> None:
     table = api.create(seats=[{"name": "Ann"}, {"name": "Bob"}, {"bot": "random"}], options={"move_deadline_s": 3600})
     game = api.game(table)
-    redis_client.delete(*redis_client.keys("rq:*"))  # the bot's turn was lost
+    redis_client.delete(*redis_client.keys("rq:*"))  # the bot's turn was lost, and the deadline's job
     now = time.time()
     house.clock = lambda: now + 11  # the bot looks stalled; the hour is far from up
-    assert house.sweep() == 1
+    assert house.sweep() == 2
     queue = Queue(QUEUE, connection=redis_client)
-    assert [job.split("-sweep")[0] for job in queue.get_job_ids()] == [f"bot-{table.id}-{game['version']}-2"]
+    [bots] = queue.get_job_ids()
+    assert bots.startswith(f"bot-{table.id}-")
     due = datetime.fromisoformat(game["awaiting"][0]["deadline_at"]).timestamp()
     [(deadline, score)] = redis_client.zrange(ScheduledJobRegistry(queue=queue).key, 0, -1, withscores=True)
-    assert deadline.decode().startswith(f"deadline-{table.id}-") and score >= due
+    assert deadline.decode() == f"deadline-{table.id}-{game['waiting_since']}" and score >= due
+    assert house.sweep() == 0  # both are pending now: nothing more is queued
 
 
 def test_a_deadline_job_run_long_before_its_deadline_holds_no_worker_and_changes_nothing(

@@ -21,7 +21,13 @@ def start_worker(redis_server: RedisServer, redis_client) -> Iterator[Callable[.
     """Start `syndicate worker` on the session's Redis, or on the Redis at `redis_url`; `environ` adds to its
     environment."""
     started: list[subprocess.Popen[bytes]] = []
-    env = {**os.environ, "REDIS_URL": redis_server.url, "SYNDICATE_SWEEP_S": "0.5", "SYNDICATE_STALL_S": "1"}
+    env = {
+        **os.environ,
+        "REDIS_URL": redis_server.url,
+        "SYNDICATE_SWEEP_S": "0.5",
+        "SYNDICATE_STALL_S": "1",
+        "SYNDICATE_BOT_PACE_S": "0",  # all-bot games as fast as the worker goes; tests/workers/test_flood.py paces them
+    }
 
     def start(
         redis_url: str | None = None, environ: dict[str, str] | None = None, **popen: Any

@@ -45,7 +45,8 @@ def test_a_human_who_moves_in_time_is_not_played_for(api: ApiClient, start_worke
 
 def test_a_worker_killed_mid_game_does_not_stall_it(api: ApiClient, start_worker) -> None:
     first = start_worker()
-    table = api.create(seats=[{"bot": "smart"}, {"bot": "random"}, {"bot": "random"}, {"bot": "random"}])
+    # Mobsters: hundreds of turns of the house, one move each, so the kill falls mid-game.
+    table = api.create("mobsters", seats=[{"bot": "smart"}, {"bot": "random"}, {"bot": "random"}])
     wait_for(lambda: api.game(table)["version"] > 15, what="the game to get going")
     os.killpg(first.pid, signal.SIGKILL)  # the worker and its scheduler die mid-job, as in a crash
     first.wait(timeout=10)
