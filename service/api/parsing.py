@@ -15,9 +15,10 @@ import msgspec
 from flask import Flask, request
 from flask.json.provider import DefaultJSONProvider
 from gunicorn.http.errors import NoMoreData, ParseException
-from marshmallow import Schema, ValidationError, fields
+from marshmallow import Schema, ValidationError, fields, validate
 from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
+from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.routing import IntegerConverter
 
@@ -40,8 +41,19 @@ MAX_INT = 2**53 - 1
 INTEGER = re.compile(r"[0-9]{1,15}")
 """An integer in a header: ASCII digits only (not `²`), few enough to stay below MAX_INT."""
 
-DIGITS = re.compile(r"[0-9]+")
-"""An integer in a query: ASCII digits only; its schema bounds it."""
+DIGITS_MAX = 30
+DIGITS = re.compile(rf"[0-9]{{1,{DIGITS_MAX}}}")
+"""An integer in a query: ASCII digits only, few enough for int() (a page past the end is empty); its schema
+bounds it."""
+
+
+class StrictInteger(fields.Integer):
+    """An integer as JSON writes one, from `minimum` to `maximum`: 7, never 7.0, 7e0, "7", " 7 ", another
+    script's digit or true (marshmallow's own Integer reads most of them as 7). Every schema reads its integers
+    with it; a query's come to it as numbers, once the parser has read their ASCII digits (`ArgumentsParser`)."""
+
+    def __init__(self, minimum: int = 0, maximum: int = MAX_INT, **kwargs: Any) -> None:
+        super().__init__(strict=True, validate=validate.Range(minimum, maximum), **kwargs)
 
 
 def strict_loads(data: str | bytes) -> Any:
@@ -88,8 +100,8 @@ class StrictJSONProvider(DefaultJSONProvider):
 
 class ArgumentsParser(FlaskParser):
     """webargs, reading the body Flask already parsed (instead of parsing it a second time, leniently), and an
-    integer in a query as ASCII digits only: marshmallow's int() also reads other scripts' digits (fullwidth,
-    Arabic-Indic), `+1`, `1_0` and ` 1`."""
+    integer in a query as ASCII digits only, handed to its schema as a number: marshmallow's int() also reads
+    other scripts' digits (fullwidth, Arabic-Indic), `+1`, `1_0` and ` 1`."""
 
     def _raw_load_json(self, req: Any) -> Any:
         if not is_json_request(req) or not has_body():
@@ -97,11 +109,16 @@ class ArgumentsParser(FlaskParser):
         return req.get_json()
 
     def load_querystring(self, req: Any, schema: Schema) -> Any:
-        for name, field in schema.fields.items():
-            key = field.data_key or name
-            if isinstance(field, fields.Integer) and not all(DIGITS.fullmatch(v) for v in req.args.getlist(key)):
-                raise ValidationError({key: ["an integer in a query is written in ASCII digits, 0 to 9"]})
-        return super().load_querystring(req, schema)
+        integers = {f.data_key or name for name, f in schema.fields.items() if isinstance(f, fields.Integer)}
+        args = MultiDict([(k, query_integer(k, v) if k in integers else v) for k, v in req.args.items(multi=True)])
+        return self._makeproxy(args, schema)
+
+
+def query_integer(key: str, value: str) -> int:
+    if not DIGITS.fullmatch(value):
+        message = f"an integer in a query is written in ASCII digits, 0 to 9, at most {DIGITS_MAX} of them"
+        raise ValidationError({key: [message]})
+    return int(value)
 
 
 class Blueprint(flask_smorest.Blueprint):

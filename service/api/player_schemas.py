@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from service.api.parsing import MAX_INT
+from service.api.parsing import StrictInteger
 from service.api.schemas import RULESET_IDS, LobbyEntrySchema, TicketSchema, player_name
 
 
@@ -71,7 +71,7 @@ class PlayerStreamTicketSchema(TicketSchema):
 
 class QuickMatchSchema(Schema):
     ruleset = fields.String(required=True, validate=validate.OneOf(RULESET_IDS))
-    seats = fields.Integer(required=True, validate=validate.Range(1, MAX_INT), metadata={"description": "seat count"})
+    seats = StrictInteger(1, required=True, metadata={"description": "seat count"})
 
 
 class QuickMatchResultSchema(Schema):

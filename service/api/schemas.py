@@ -14,7 +14,7 @@ from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, vali
 from events.players import name_key
 from games.registry import RULESETS
 from games.schema import prefix
-from service.api.parsing import MAX_INT
+from service.api.parsing import StrictInteger
 
 BOTS = ("random", "smart")
 BOT_PREFIX = "bot:"
@@ -70,8 +70,8 @@ class CreateGameSchema(Schema):
             "anyOf": [{"$ref": f"#/components/schemas/{prefix(r)}Options"} for r in RULESETS.values()],
         },
     )
-    seed = fields.Integer(
-        validate=validate.Range(0, 2**63 - 1), metadata={"description": "makes every shuffle and roll reproducible"}
+    seed = StrictInteger(
+        metadata={"description": "makes every shuffle and roll reproducible (and public): 0 to 2^53 - 1, as JSON"}
     )
 
 
@@ -159,8 +159,8 @@ class MoveHeadersSchema(Schema):
 
 
 class EventsQuerySchema(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(0, MAX_INT))
-    limit = fields.Integer(load_default=100, validate=validate.Range(1, 1000))
+    after = StrictInteger(load_default=0)
+    limit = StrictInteger(1, 1000, load_default=100)
 
 
 class GameSchema(DeclaredInGames):
@@ -206,7 +206,7 @@ class MoveResultSchema(Schema):
 
 
 class StreamQuerySchema(Schema):
-    after = fields.Integer(validate=validate.Range(0, MAX_INT), metadata={"description": "or send Last-Event-ID"})
+    after = StrictInteger(metadata={"description": "or send Last-Event-ID"})
     ticket = fields.String(
         validate=validate.Length(1, 100),
         metadata={"description": "a ticket from `POST …/stream-tickets`: opens that seat's feed, once"},
