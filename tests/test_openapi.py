@@ -77,6 +77,7 @@ def test_every_problem_is_problem_json_and_every_operation_answers_405() -> None
             name = response["$ref"].rsplit("/", 1)[-1]
             content = doc["components"]["responses"][name]["content"]
             assert content["application/problem+json"]["schema"] == PROBLEM_REF, f"{method} {path} {status}"
+    assert "Allow" in doc["components"]["responses"]["MethodNotAllowed"]["headers"]
 
 
 def test_503_is_documented_exactly_where_redis_is_needed() -> None:

@@ -98,7 +98,7 @@ PROBLEMS: dict[int, tuple[str, str, dict[str, Any]]] = {
     ),
     405: (
         "MethodNotAllowed",
-        "The path does not take this method (`method_not_allowed`).",
+        "The path does not take this method (`method_not_allowed`); `Allow` lists the methods it takes.",
         problem_example(
             405, "method_not_allowed", "Method Not Allowed", "The method is not allowed for the requested URL."
         ),
@@ -222,6 +222,11 @@ def problem_response(status: int) -> dict[str, Any]:
         for header in RATE_LIMIT_HEADERS:
             schema = {"type": "string"} if header == "RateLimit-Policy" else {"type": "integer"}
             response["headers"][header] = {"description": descriptions[header], "schema": schema}
+    if status == 405:
+        response["headers"]["Allow"] = {
+            "description": "the methods the path takes, e.g. `GET, HEAD, OPTIONS`",
+            "schema": {"type": "string"},
+        }
     if status == 503:
         response["headers"]["Retry-After"] = {
             "description": (

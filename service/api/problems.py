@@ -89,6 +89,8 @@ class ProblemApi(Api):
             detail = "the request does not fit the schema: " + json.dumps(errors, sort_keys=True)
         extra = {"errors": errors} if errors and status == 422 else {}
         response = problem(status, HTTP_CODES.get(status, "http_error"), error.name, detail, **extra)
+        # Werkzeug's own headers of the error (a 405's `Allow`, the methods its route takes), not its HTML type.
+        response.headers.extend((k, v) for k, v in error.get_headers() if k.lower() != "content-type")
         response.headers.extend(data.get("headers", {}))
         return response
 
