@@ -64,3 +64,7 @@ class UnsupportedMediaTypeError(ProblemError):
 
 class RateLimitedError(ProblemError):
     status, code, title = 429, "rate_limited", "Too many requests"
+
+
+class UnsupportedTransferCodingError(ProblemError):
+    status, code, title = 501, "unsupported_transfer_coding", "Not Implemented"

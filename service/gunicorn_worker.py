@@ -13,7 +13,13 @@ import uuid
 from typing import Any
 
 from gunicorn import util
-from gunicorn.http.errors import ExpectationFailed, LimitRequestHeaders, LimitRequestLine, UnsupportedTransferCoding
+from gunicorn.http.errors import (
+    ExpectationFailed,
+    InvalidHeader,
+    LimitRequestHeaders,
+    LimitRequestLine,
+    UnsupportedTransferCoding,
+)
 from gunicorn.workers.ggevent import GeventWorker
 
 CODES = {
@@ -64,8 +70,23 @@ def problem_answer(status: int, reason: str, code: str, detail: str) -> bytes:
     return (head + body).encode("latin-1")
 
 
+def unsupported(exc: BaseException) -> BaseException:
+    """gunicorn answers 400 to a transfer coding it knows of (gzip, deflate, compress, identity) that chunked
+    does not follow, 501 to one it does not know; the service decodes none but chunked: 501 for both, as the
+    app answers one that gunicorn lets through (`gzip, chunked`)."""
+    from service.api.parsing import unread_codings  # in the worker, as the app is: not in gunicorn's master
+
+    request = getattr(exc, "req", None)
+    if isinstance(exc, InvalidHeader) and exc.hdr == "TRANSFER-ENCODING" and request is not None:
+        value = ", ".join(v for name, v in request.headers if name == "TRANSFER-ENCODING")
+        if unread_codings(value):
+            return UnsupportedTransferCoding(value)
+    return exc
+
+
 class ProblemWorker(GeventWorker):
     def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
+        exc = unsupported(exc)
         chosen = StatusLine()
         super().handle_error(req, chosen, addr, exc)  # gunicorn logs the refusal and picks its status
         status, reason = chosen.status()

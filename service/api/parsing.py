@@ -27,6 +27,7 @@ from service.errors import (
     MalformedJSONError,
     MalformedRequestError,
     UnsupportedMediaTypeError,
+    UnsupportedTransferCodingError,
 )
 
 MAX_BODY_BYTES = 64 * 1024
@@ -152,6 +153,21 @@ def has_body() -> bool:
     return bool(request.get_data(cache=True))
 
 
+def unread_codings(transfer_encoding: str) -> list[str]:
+    """The transfer codings of a `Transfer-Encoding` that the service does not decode: all but `chunked`."""
+    codings = [coding.strip(" \t").lower() for coding in transfer_encoding.split(",")]
+    return [coding for coding in codings if coding and coding != "chunked"]
+
+
+def refuse_unread_codings() -> None:
+    """A body arrives chunked or with a Content-Length: one sent gzip, say, would reach the JSON parser still
+    encoded, so it is 501 (RFC 9112 6.1), as is what gunicorn refuses itself (service/gunicorn_worker.py)."""
+    unread = unread_codings(request.headers.get("Transfer-Encoding", ""))
+    if unread:
+        detail = f"the body is read only as sent chunked or with a Content-Length, not {', '.join(unread)}"
+        raise UnsupportedTransferCodingError(detail[:200])
+
+
 def require_json_body() -> None:
     """A POST's body, if it has one, must be JSON sent as `application/json` (else 415), at most
     MAX_BODY_BYTES long however it is sent (else 413); null or broken is a 400. A POST without a body (a
@@ -175,6 +191,7 @@ def install(app: Flask, api: flask_smorest.Api) -> None:
     Call it before registering blueprints: their routes use the converter."""
     app.json = StrictJSONProvider(app)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
+    app.before_request(refuse_unread_codings)
     app.before_request(require_json_body)
     app.url_map.converters["version"] = VersionConverter
     api.register_converter(VersionConverter, lambda _: {"type": "integer", "minimum": 1, "maximum": 10**15 - 1})

@@ -90,13 +90,25 @@ def test_headers_over_the_limits_are_refused_as_header_too_large(served: Served,
     assert answer.status == 431 and answer.problem()["code"] == "header_too_large"
 
 
-@pytest.mark.parametrize(
-    ("header", "status", "code"),
-    [("Expect: 200-ok", 417, "expectation_failed"), ("Transfer-Encoding: bogus", 501, "unsupported_transfer_coding")],
-)
-def test_what_gunicorn_does_not_do_has_a_code_of_its_own(served: Served, header: str, status: int, code: str) -> None:
-    answer = send(served, get("/v1/rulesets", header))
-    assert answer.status == status and answer.problem()["code"] == code
+def test_an_expectation_gunicorn_does_not_meet_has_a_code_of_its_own(served: Served) -> None:
+    answer = send(served, get("/v1/rulesets", "Expect: 200-ok"))
+    assert answer.status == 417 and answer.problem()["code"] == "expectation_failed"
+
+
+@pytest.mark.parametrize("coding", ["bogus", "gzip", "deflate", "compress", "identity", "gzip, chunked"])
+@pytest.mark.parametrize("method", ["GET", "POST"])
+def test_a_transfer_coding_other_than_chunked_is_501_unsupported_transfer_coding(
+    served: Served, coding: str, method: str
+) -> None:
+    # gunicorn itself answers 400 to a coding it knows of but does not decode, and lets one through before
+    # chunked: the app would read the body still encoded.
+    body = b'{"ruleset": "twelve-gangsters", "seats": [{"bot": "random"}, {"bot": "random"}, {"bot": "random"}]}'
+    framed = b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body) if coding.endswith("chunked") else body
+    head = f"{method} /v1/games HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+    head += f"Transfer-Encoding: {coding}\r\nConnection: close\r\n\r\n"
+    answer = send(served, head.encode() + framed)
+    assert answer.status == 501 and answer.problem()["code"] == "unsupported_transfer_coding", answer
+    assert json.loads(send(served, get("/v1/games")).body) == []  # nothing was created
 
 
 def test_the_refusals_count_among_the_metrics(served: Served) -> None:

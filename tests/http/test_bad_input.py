@@ -100,6 +100,18 @@ def test_a_body_over_the_size_limit_is_413(api: ApiClient, table: Table, redis_c
         assert_problem(response, 413, "payload_too_large")
 
 
+@pytest.mark.parametrize("coding", ["gzip", "deflate", "identity", "gzip, chunked", "bogus"])
+def test_a_transfer_coding_other_than_chunked_is_501(
+    api: ApiClient, table: Table, redis_client: redis.Redis, coding: str
+) -> None:
+    # The body would reach the JSON parser still encoded; gunicorn lets `gzip, chunked` through to the app.
+    with changes_nothing(redis_client, api, table):
+        response = post_move(api, table, 1, json={"type": "play", "card": 3}, headers={"Transfer-Encoding": coding})
+        assert_problem(response, 501, "unsupported_transfer_coding")
+        response = api.http.get(f"/v1/games/{table.id}", headers={"Transfer-Encoding": coding})
+        assert_problem(response, 501, "unsupported_transfer_coding")
+
+
 def test_a_body_that_is_not_sent_as_json_is_415(api: ApiClient, table: Table, redis_client: redis.Redis) -> None:
     with changes_nothing(redis_client, api, table):
         response = post_move(api, table, 1, data='{"type": "play", "card": 3}', content_type="text/plain")
