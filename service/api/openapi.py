@@ -108,7 +108,8 @@ PROBLEMS: dict[int, tuple[str, str, dict[str, Any]]] = {
         "Not possible now, and nothing changed: the rules refuse the move (their own `code`, e.g. `already_played`,"
         " `game_finished`), the game moved on before it landed (`game_moved_on`), has no open seat left"
         " (`game_already_started`), has not finished (`game_not_finished`), or is too busy"
-        " (`concurrent_modification`).",
+        " (`concurrent_modification`); a player's name is held (`name_taken`) or looks like one held"
+        " (`name_confusable`).",
         problem_example(
             409, "already_played", "Move not allowed", "you have already chosen your gangster for this round"
         ),

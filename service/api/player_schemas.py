@@ -9,7 +9,9 @@ from service.api.schemas import RULESET_IDS, LobbyEntrySchema, TicketSchema, pla
 
 
 class RegisterPlayerSchema(Schema):
-    name = player_name(required=True, description="unique among players, whatever its case")
+    name = player_name(
+        required=True, description="unique among players, whatever its case, and like none of theirs in look (UTS #39)"
+    )
 
 
 class PlayerTokenSchema(Schema):

@@ -50,7 +50,8 @@ class PlayerCollection(MethodView):
     @blp.response(201, schemas.RegisteredPlayerSchema)
     @blp.alt_response(409, response="CONFLICT")
     def post(self, body: dict[str, Any]) -> Any:
-        """Register a player: its id and first token, shown once; names are unique whatever their case"""
+        """Register a player: its id and first token, shown once; names are unique whatever their case, and no
+        name looks like another"""
         player, token_id, token = players.register_player(services(), body["name"])
         headers = {"Location": url_for("players.PlayerResource", player_id=player.player_id)}
         answer = {"player_id": player.player_id, "name": player.name, "created_at": player.created_at}

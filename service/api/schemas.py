@@ -11,7 +11,7 @@ from typing import Any
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
-from events.players import name_key
+from events.players import name_key, skeleton_key
 from games.registry import RULESETS
 from games.schema import prefix
 from service.api.parsing import StrictInteger
@@ -24,7 +24,7 @@ BOT_PREFIX = "bot:"
 def check_name(name: str) -> None:
     if name != name.strip() or any(not c.isprintable() for c in name):
         raise ValidationError("a name has no control characters and no leading or trailing spaces")
-    if name_key(name).startswith(BOT_PREFIX):
+    if any(key(name).startswith(BOT_PREFIX) for key in (name_key, skeleton_key)):  # nor look as if it did
         raise ValidationError(f"a name may not start with {BOT_PREFIX!r}: that is how bots are named")
 
 

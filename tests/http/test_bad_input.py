@@ -130,7 +130,10 @@ def test_the_log_keeps_the_move_as_parsed_not_the_body_as_sent(api: ApiClient, t
     assert own["command"]["move"] == {"type": "play", "card": 3}
 
 
-@pytest.mark.parametrize("name", ["bot:smart", "BOT:random", "Bot:anything", " Ann", "Ann\n", "A\x00nn"])
+@pytest.mark.parametrize(
+    "name",
+    ["bot:smart", "BOT:random", "Bot:anything", "b\u043et:smart", "\u0412\u041eT:random", " Ann", "Ann\n", "A\x00nn"],
+)
 def test_a_name_that_could_pass_for_a_bot_or_hides_characters_is_422(
     api: ApiClient, redis_client: redis.Redis, name: str
 ) -> None:
