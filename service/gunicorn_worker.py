@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from http import HTTPStatus
 from typing import Any
 
 from gunicorn import util
@@ -38,7 +39,7 @@ MAX_DETAIL = 200
 
 class StatusLine:
     """Stands in for the client's socket while gunicorn's own handle_error writes its HTML answer: it keeps the
-    status line gunicorn chose, and sends nothing."""
+    status gunicorn chose, and sends nothing."""
 
     def __init__(self) -> None:
         self.written = b""
@@ -49,9 +50,8 @@ class StatusLine:
     def sendall(self, data: bytes) -> None:
         self.written += data
 
-    def status(self) -> tuple[int, str]:
-        _, status, reason = self.written.split(b"\r\n", 1)[0].decode("latin-1").split(" ", 2)
-        return int(status), reason
+    def status(self) -> int:
+        return int(self.written.split(b" ", 2)[1])
 
 
 def code_of(error: BaseException, status: int) -> str:
@@ -89,7 +89,8 @@ class ProblemWorker(GeventWorker):
         exc = unsupported(exc)
         chosen = StatusLine()
         super().handle_error(req, chosen, addr, exc)  # gunicorn logs the refusal and picks its status
-        status, reason = chosen.status()
+        status = chosen.status()
+        reason = HTTPStatus(status).phrase  # gunicorn's own calls a 501 "Bad Request"
         code = code_of(exc, status)
         detail = (str(exc) or reason)[:MAX_DETAIL] if status < 500 else "the server failed to handle the request"
         from service import metrics  # here, in the worker: not in gunicorn's master, which loads this class

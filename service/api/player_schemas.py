@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from marshmallow import Schema, fields, validate
 
 from service.api.parsing import StrictInteger
@@ -57,9 +59,14 @@ class MeSchema(PlayerSchema):
     tokens = fields.List(fields.Nested(PlayerTokenSchema), required=True, metadata={"description": "live tokens"})
 
 
+NOTICE = re.compile(r"0|[0-9]{1,15}-[0-9]{1,15}")
+"""Where a player's feed resumes: after a notice's id, or `0` (before every notice kept)."""
+NOTICE_PATTERN = f"^(?:{NOTICE.pattern})$"
+
+
 class PlayerStreamQuerySchema(Schema):
     after = fields.String(
-        validate=validate.Length(1, 40), metadata={"description": "or send Last-Event-ID; `0`: every notice kept"}
+        metadata={"description": "or send Last-Event-ID; `0`: every notice kept", "pattern": NOTICE_PATTERN}
     )
     ticket = fields.String(
         validate=validate.Length(1, 120),
@@ -87,6 +94,6 @@ PLAYER_LAST_EVENT_ID = {
     "name": "Last-Event-ID",
     "required": False,
     "description": "resume after this notice (a reconnecting EventSource sends it); wins over `after`",
-    "schema": {"type": "string", "pattern": "^[0-9]{1,15}-[0-9]{1,15}$"},
+    "schema": {"type": "string", "pattern": NOTICE_PATTERN},
 }
 """The header the player's feed reads itself (service/api/players.py)."""

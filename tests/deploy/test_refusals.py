@@ -14,10 +14,12 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+import yaml
 
 from service.api.parsing import MAX_BODY_BYTES
 from service.redis_server import RedisServer
 from tests.deploy.conftest import Served, start_serving
+from tests.test_openapi import SPEC, operations
 
 DIGITS = "9" * 4301
 
@@ -44,6 +46,14 @@ class Answer:
         return problem
 
 
+def declared_everywhere(status: int) -> bool:
+    """Whether the committed document declares the status on every operation, as what gunicorn refuses comes
+    before any route."""
+    return all(
+        str(status) in operation["responses"] for _, _, operation in operations(yaml.safe_load(SPEC.read_text()))
+    )
+
+
 def send(served: Served, request: bytes) -> Answer:
     """What the server answers to these bytes, read until it closes the connection."""
     address = urlsplit(served.url)
@@ -65,7 +75,8 @@ def get(target: str, *header_lines: str) -> bytes:
 
 @pytest.mark.parametrize("target", [f"/v1/games?page={DIGITS}", f"/v1/games/x/states/{DIGITS}"])
 def test_a_request_line_over_the_limit_is_414_uri_too_long(served: Served, target: str) -> None:
-    assert send(served, get(target)).problem()["code"] == "uri_too_long"
+    answer = send(served, get(target))
+    assert answer.problem()["code"] == "uri_too_long" and declared_everywhere(answer.status)
 
 
 @pytest.mark.parametrize(
@@ -80,6 +91,7 @@ def test_a_request_line_over_the_limit_is_414_uri_too_long(served: Served, targe
 def test_a_request_that_is_not_http_is_400_malformed_request(served: Served, request_bytes: bytes) -> None:
     answer = send(served, request_bytes)
     assert answer.status == 400 and answer.problem()["code"] == "malformed_request"
+    assert declared_everywhere(400)
 
 
 @pytest.mark.parametrize(
@@ -88,11 +100,13 @@ def test_a_request_that_is_not_http_is_400_malformed_request(served: Served, req
 def test_headers_over_the_limits_are_refused_as_header_too_large(served: Served, header_lines: list[str]) -> None:
     answer = send(served, get("/v1/rulesets", *header_lines))
     assert answer.status == 431 and answer.problem()["code"] == "header_too_large"
+    assert declared_everywhere(431)
 
 
 def test_an_expectation_gunicorn_does_not_meet_has_a_code_of_its_own(served: Served) -> None:
     answer = send(served, get("/v1/rulesets", "Expect: 200-ok"))
     assert answer.status == 417 and answer.problem()["code"] == "expectation_failed"
+    assert declared_everywhere(417)
 
 
 @pytest.mark.parametrize("coding", ["bogus", "gzip", "deflate", "compress", "identity", "gzip, chunked"])
@@ -108,6 +122,7 @@ def test_a_transfer_coding_other_than_chunked_is_501_unsupported_transfer_coding
     head += f"Transfer-Encoding: {coding}\r\nConnection: close\r\n\r\n"
     answer = send(served, head.encode() + framed)
     assert answer.status == 501 and answer.problem()["code"] == "unsupported_transfer_coding", answer
+    assert answer.problem()["title"] == "Not Implemented" and declared_everywhere(501)
     assert json.loads(send(served, get("/v1/games")).body) == []  # nothing was created
 
 
