@@ -47,14 +47,18 @@ LOOKALIKES = {
 }
 
 
-def test_a_name_that_looks_like_a_name_held_is_refused_with_its_own_code(api: ApiClient) -> None:
+def test_a_name_that_looks_like_a_name_held_is_refused_with_its_own_code(
+    api: ApiClient, redis_client: redis.Redis
+) -> None:
     for name, lookalikes in LOOKALIKES.items():
         held = api.http.post("/v1/players", json={"name": name})
         assert held.status_code == 201
+        claims = [redis_client.hgetall(key) for key in (keys.player_names(), keys.player_skeletons())]
         for lookalike in lookalikes:
             body = assert_problem(api.http.post("/v1/players", json={"name": lookalike}), 409, "name_confusable")
             assert lookalike in body["detail"] and name not in body["detail"]  # it names no one else's
             assert held.json["player_id"] not in body["detail"]
+        assert [redis_client.hgetall(key) for key in (keys.player_names(), keys.player_skeletons())] == claims
     # A name that merely looks different is free: another letter, an accent, another script's other letter.
     for other in ("Anne", "Ana", "\u00c4nna", "Hanna", "\u0410\u043d\u043d\u0430", "Bell", "Olga Z", "paypals"):
         assert api.http.post("/v1/players", json={"name": other}).status_code == 201, other
