@@ -2,7 +2,8 @@
 
 A body is refused (400 `malformed_json`) if it is not JSON, not valid UTF-8, holds a lone surrogate, or
 nests deeper than any request needs; a body longer than MAX_BODY_BYTES is refused (413) before it is read (one
-sent chunked, once it is read that far).
+sent chunked, once it is read that far); one sent with a transfer coding but chunked, gzip say, is refused (501)
+unread. An integer is a JSON integer in a body, ASCII digits in a query, a header or a path.
 """
 
 from __future__ import annotations

@@ -71,7 +71,10 @@ class CreateGameSchema(Schema):
         },
     )
     seed = StrictInteger(
-        metadata={"description": "makes every shuffle and roll reproducible (and public): 0 to 2^53 - 1, as JSON"}
+        metadata={
+            "description": "makes every shuffle and roll reproducible, and the game's randomness public; at most "
+            "2^53 - 1, the largest integer every JSON client reads exactly"
+        }
     )
 
 
