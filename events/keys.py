@@ -93,6 +93,17 @@ def player_names() -> str:
     return f"{PREFIX}:{{players}}:names"
 
 
+def player_skeletons() -> str:
+    """A name's confusable skeleton (UTS #39, casefolded) -> player id: the claim that keeps names from looking
+    alike. Beside the names, in `{players}`."""
+    return f"{PREFIX}:{{players}}:skeletons"
+
+
+def skeletons_claimed() -> str:
+    """Set once every player registered before skeletons were claimed has had its skeleton claimed."""
+    return f"{PREFIX}:{{players}}:skeletons-claimed"
+
+
 def name_claim_pending(player_id: str) -> str:
     """Set while a registration that claimed a name has not written its player yet (it expires): its claim
     may not be taken over meanwhile. Under the names' tag, `{players}`."""

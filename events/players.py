@@ -1,19 +1,24 @@
 """Registered players: each one's own log (registered, token issued, token revoked) and the state it folds to.
 
 A player's keys share the hash tag `{<player id>}`: the log, and beside it the state (name, token hashes) that
-each commit writes with its events, as a game's snapshot is written with its. Names are claimed in one hash of
-their own (`{players}`), by HSETNX, under `name_key`: two players can never hold one name, however it is
-spelled. Claiming a name and writing the player are two steps, on two slots; a claim whose player was never
-written is taken over.
+each commit writes with its events, as a game's snapshot is written with its. Names are claimed in two hashes
+of their own (`{players}`), in one script, both or neither: under `name_key`, so two players can never hold one
+name however it is spelled, and under `skeleton_key`, so no player's name can look like another's. Claiming a
+name and writing the player are two steps, on two slots; a claim whose player was never written is taken over.
+
+Players registered before skeletons were claimed have theirs claimed once, by the first registration a process
+makes while `skeletons_claimed` is not set (`claim_skeletons`), and by every rebuild (`rewrite`).
 """
 
 from __future__ import annotations
 
+import enum
 import hmac
 import unicodedata
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+import icu
 import msgspec
 import redis
 
@@ -80,6 +85,26 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
 
 
+SPOOF_CHECKER = icu.SpoofChecker()
+"""ICU's UTS #39 confusable detection, from Unicode's confusables data (its skeletons are thread safe)."""
+
+
+def skeleton_key(name: str) -> str:
+    """What makes two names look alike: Unicode's confusable skeleton (UTS #39: a Cyrillic or a Greek capital A
+    is a Latin `A`, `0` is `O`, `I` and `1` are `l`, `rn` is `m`) of the name as written, then `name_key`, so
+    that case does not tell them apart either. Casefolded first, `I` would be `i` and `BiII` pass for `Bill`."""
+    return name_key(str(SPOOF_CHECKER.getSkeleton(0, name)))
+
+
+class Claim(enum.Enum):
+    """How a name's claim went: made, or refused because a player (or a registration still writing one) holds
+    the name or a name that looks like it."""
+
+    MADE = "made"
+    NAME_HELD = "name held"
+    LOOKALIKE_HELD = "lookalike held"
+
+
 class StalePlayerError(Exception):
     """Another change to the player landed first."""
 
@@ -94,21 +119,26 @@ return 1
 CLAIM_PENDING_S = 30
 """How long a registration has, from its claim of a name, to write its player before the claim may be taken."""
 
-# KEYS: the names, the claimant's pending marker. ARGV: the casefolded name, the claimant, CLAIM_PENDING_S.
+# Claims a name and its skeleton for the claimant, both or neither: each must be free, the claimant's already,
+# or held by a listed holder (a registration that never wrote its player) whose pending marker is gone. Refused:
+# {1 for the name or 2 for its skeleton, its holder}.
+# KEYS: the names, the skeletons, the claimant's pending marker, the listed holders' markers.
+# ARGV: the name's key, its skeleton's, the claimant, seconds its claim stays pending (0: none), the holders.
 _CLAIM = """
-if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
-redis.call('SET', KEYS[2], 1, 'EX', ARGV[3])
-return 1
-"""
-
-# A claim whose registration died before writing its player, once its pending marker has expired.
-# KEYS: the names, the owner's pending marker, the claimant's. ARGV: the name, the owner, the claimant, the TTL.
-_TAKE_OVER = """
-if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] or redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+local takeable = {}
+for i = 5, #ARGV do
+  if redis.call('EXISTS', KEYS[i - 1]) == 0 then takeable[ARGV[i]] = true end
+end
+for i = 1, 2 do
+  local holder = redis.call('HGET', KEYS[i], ARGV[i])
+  if holder and holder ~= ARGV[3] and not takeable[holder] then return {i, holder} end
+end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
-redis.call('SET', KEYS[3], 1, 'EX', ARGV[4])
-return 1
+redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
+if tonumber(ARGV[4]) > 0 then redis.call('SET', KEYS[3], 1, 'EX', ARGV[4]) end
+return {}
 """
+REFUSED = {1: Claim.NAME_HELD, 2: Claim.LOOKALIKE_HELD}
 
 encode = msgspec.json.Encoder().encode
 decode_event = msgspec.json.Decoder(PlayerEvent).decode
@@ -125,22 +155,39 @@ class PlayerStore:
         self.replication = replication or Replication()
         self._commit = client.register_script(_COMMIT)
         self._claim = client.register_script(_CLAIM)
-        self._take_over = client.register_script(_TAKE_OVER)
+        self._skeletons_claimed = False
 
-    def claim_name(self, name: str, player_id: str) -> bool:
-        """Claim a name (its `name_key`) for a player; False if a player holds it or a registration is writing it."""
-        folded, names, mine = name_key(name), keys.player_names(), keys.name_claim_pending(player_id)
-        if self._replicated(self._claim, [names, mine], [folded, player_id, CLAIM_PENDING_S]):
-            return True
-        owner: Reply = self.redis.hget(names, folded)
-        if owner is None or self.get(owner.decode()) is not None:
-            return False
-        # The claim of a registration that never wrote its player: take it over once its time has run out,
-        # unless it just changed hands.
-        pending = keys.name_claim_pending(owner.decode())
-        return bool(
-            self._replicated(self._take_over, [names, pending, mine], [folded, owner, player_id, CLAIM_PENDING_S])
-        )
+    def claim_name(self, name: str, player_id: str) -> Claim:
+        """Claim a name and its skeleton for a registration, which has CLAIM_PENDING_S to write its player."""
+        if not self._skeletons_claimed and not self.redis.exists(keys.skeletons_claimed()):
+            self.claim_skeletons()
+        self._skeletons_claimed = True
+        return self._claim_name(name, player_id, CLAIM_PENDING_S)
+
+    def _claim_name(self, name: str, player_id: str, pending_s: int) -> Claim:
+        fields = [name_key(name), skeleton_key(name)]
+        dead: list[str] = []
+        refused = Claim.MADE
+        for _ in range(len(fields) + 1):  # at most one holder to take over per field
+            markers = [keys.name_claim_pending(holder) for holder in (player_id, *dead)]
+            script_keys = [keys.player_names(), keys.player_skeletons(), *markers]
+            found: Reply = self._replicated(self._claim, script_keys, [*fields, player_id, pending_s, *dead])
+            if not found:
+                return Claim.MADE
+            refused, holder = REFUSED[int(found[0])], found[1].decode()
+            if holder in dead or self.get(holder) is not None:
+                return refused
+            dead.append(holder)  # a registration that never wrote its player: taken over once its time is up
+        return refused
+
+    def claim_skeletons(self) -> None:
+        """Claim the skeleton of every player (those registered before skeletons were claimed have none): where
+        two such players' names look alike, the first found keeps it."""
+        for player_id in list(self.player_ids()):
+            player = self.get(player_id)
+            if player is not None:
+                self._claim_name(player.name, player_id, 0)
+        self.redis.set(keys.skeletons_claimed(), 1)
 
     def _replicated(self, script: Any, script_keys: list[str], args: list[Any]) -> Any:
         """Run a script on its keys' master, answered once the replicas asked for hold what it wrote."""
@@ -170,9 +217,11 @@ class PlayerStore:
         return [decode_event(fields[b"e"]) for _, fields in entries]
 
     def rewrite(self, player: Player) -> None:
-        """Write a player's state and name claim as its log leaves them (a rebuild)."""
+        """Write a player's state and claims as its log leaves them (a rebuild): its name is its own, and its
+        skeleton too unless another player's name looks like it (both registered before skeletons were claimed)."""
         self.redis.set(keys.player_state(player.player_id), encode(player))
         self.redis.hset(keys.player_names(), name_key(player.name), player.player_id)
+        self._claim_name(player.name, player.player_id, 0)
 
     def player_ids(self) -> Iterator[str]:
         streams: Reply = self.redis.scan_iter(match=keys.PLAYER_STREAMS, count=1000)

@@ -66,6 +66,10 @@ class RateLimitedError(ProblemError):
     status, code, title = 429, "rate_limited", "Too many requests"
 
 
+class UnsupportedTransferCodingError(ProblemError):
+    status, code, title = 501, "unsupported_transfer_coding", "Not Implemented"
+
+
 class OverloadedError(ProblemError):
     """The workers are behind: a new game would wait too long for its house (bots, deadlines)."""
 

@@ -10,10 +10,17 @@ from __future__ import annotations
 
 import json
 import uuid
+from http import HTTPStatus
 from typing import Any
 
 from gunicorn import util
-from gunicorn.http.errors import ExpectationFailed, LimitRequestHeaders, LimitRequestLine, UnsupportedTransferCoding
+from gunicorn.http.errors import (
+    ExpectationFailed,
+    InvalidHeader,
+    LimitRequestHeaders,
+    LimitRequestLine,
+    UnsupportedTransferCoding,
+)
 from gunicorn.workers.ggevent import GeventWorker
 
 CODES = {
@@ -32,7 +39,7 @@ MAX_DETAIL = 200
 
 class StatusLine:
     """Stands in for the client's socket while gunicorn's own handle_error writes its HTML answer: it keeps the
-    status line gunicorn chose, and sends nothing."""
+    status gunicorn chose, and sends nothing."""
 
     def __init__(self) -> None:
         self.written = b""
@@ -43,9 +50,8 @@ class StatusLine:
     def sendall(self, data: bytes) -> None:
         self.written += data
 
-    def status(self) -> tuple[int, str]:
-        _, status, reason = self.written.split(b"\r\n", 1)[0].decode("latin-1").split(" ", 2)
-        return int(status), reason
+    def status(self) -> int:
+        return int(self.written.split(b" ", 2)[1])
 
 
 def code_of(error: BaseException, status: int) -> str:
@@ -64,11 +70,27 @@ def problem_answer(status: int, reason: str, code: str, detail: str) -> bytes:
     return (head + body).encode("latin-1")
 
 
+def unsupported(exc: BaseException) -> BaseException:
+    """gunicorn answers 400 to a transfer coding it knows of (gzip, deflate, compress, identity) that chunked
+    does not follow, 501 to one it does not know; the service decodes none but chunked: 501 for both, as the
+    app answers one that gunicorn lets through (`gzip, chunked`)."""
+    from service.api.parsing import unread_codings  # in the worker, as the app is: not in gunicorn's master
+
+    request = getattr(exc, "req", None)
+    if isinstance(exc, InvalidHeader) and exc.hdr == "TRANSFER-ENCODING" and request is not None:
+        value = ", ".join(v for name, v in request.headers if name == "TRANSFER-ENCODING")
+        if unread_codings(value):
+            return UnsupportedTransferCoding(value)
+    return exc
+
+
 class ProblemWorker(GeventWorker):
     def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
+        exc = unsupported(exc)
         chosen = StatusLine()
         super().handle_error(req, chosen, addr, exc)  # gunicorn logs the refusal and picks its status
-        status, reason = chosen.status()
+        status = chosen.status()
+        reason = HTTPStatus(status).phrase  # gunicorn's own calls a 501 "Bad Request"
         code = code_of(exc, status)
         detail = (str(exc) or reason)[:MAX_DETAIL] if status < 500 else "the server failed to handle the request"
         from service import metrics  # here, in the worker: not in gunicorn's master, which loads this class

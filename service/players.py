@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import secrets
 
-from events.players import Player, PlayerEvent, PlayerStore, StalePlayerError, token_matches
+from events.players import Claim, Player, PlayerEvent, PlayerStore, StalePlayerError, token_matches
 from service import tokens
 from service.errors import ConflictError, InvalidTokenError, NotFoundError
 from service.services import Services
@@ -40,10 +40,15 @@ def _issue(player: Player, at: str) -> tuple[PlayerEvent, str, str]:
 
 
 def register_player(services: Services, name: str) -> tuple[Player, str, str]:
-    """A new player with its first token (handed out once); 409 `name_taken` for a name held already."""
+    """A new player with its first token (handed out once); 409 `name_taken` for a name held already,
+    `name_confusable` for one that looks like a name held (which is not told)."""
     player_id = secrets.token_hex(8)
-    if not store(services).claim_name(name, player_id):
+    claim = store(services).claim_name(name, player_id)
+    if claim is Claim.NAME_HELD:
         raise ConflictError(f"the name {name!r} is taken (names are unique whatever their case)", code="name_taken")
+    if claim is Claim.LOOKALIKE_HELD:
+        detail = f"the name {name!r} looks like a name a player holds (names are compared as they look, across scripts)"
+        raise ConflictError(detail, code="name_confusable")
     at = services.clock()
     registered = PlayerEvent(version=1, type="player_registered", payload={"player_id": player_id, "name": name}, at=at)
     blank = Player(player_id=player_id, name=name, created_at=at, version=1)

@@ -77,6 +77,7 @@ def test_every_problem_is_problem_json_and_every_operation_answers_405() -> None
             name = response["$ref"].rsplit("/", 1)[-1]
             content = doc["components"]["responses"][name]["content"]
             assert content["application/problem+json"]["schema"] == PROBLEM_REF, f"{method} {path} {status}"
+    assert "Allow" in doc["components"]["responses"]["MethodNotAllowed"]["headers"]
 
 
 def test_503_is_documented_exactly_where_redis_is_needed() -> None:
@@ -138,8 +139,32 @@ def test_the_live_feeds_declare_their_query_and_last_event_id() -> None:
 
 def test_every_post_may_refuse_a_body_it_does_not_take_and_no_other_method_does() -> None:
     for path, method, operation in operations(document()):
-        for status in ("400", "413", "415"):
+        for status in ("413", "415"):
             assert (status in operation["responses"]) == (method == "post"), f"{method} {path} {status}"
+        # Any request may be malformed as HTTP; only a POST's body is read, and may be broken JSON.
+        malformed = "BadRequest" if method == "post" else "MalformedRequest"
+        assert operation["responses"]["400"] == {"$ref": f"#/components/responses/{malformed}"}, f"{method} {path}"
+
+
+def test_every_operation_declares_what_the_server_refuses_of_any_request_as_it_reads_it() -> None:
+    framing = {"400", "414", "417", "431", "501"}  # service/gunicorn_worker.py; the app's 501 for a transfer coding
+    for path, method, operation in operations(document()):
+        assert framing <= set(operation["responses"]), f"{method} {path}"
+
+
+def test_the_request_id_a_client_sends_is_never_refused_and_the_one_answered_fits(api: ApiClient) -> None:
+    """The document declares no pattern the service would not enforce: an `X-Request-ID` that does not fit is
+    replaced, as its description says; the answer's always fits the response header's pattern."""
+    doc = document()
+    parameter = doc["components"]["parameters"]["RequestId"]
+    assert parameter["schema"] == {"type": "string"} and "else replaced" in parameter["description"]
+    pattern = doc["components"]["headers"]["RequestId"]["schema"]["pattern"]
+    assert pattern in parameter["description"]
+    kept = api.http.get("/v1/rulesets", headers={"X-Request-ID": "client-7f3a.1:x"}).headers["X-Request-ID"]
+    replaced = api.http.get("/v1/rulesets", headers={"X-Request-ID": "two words"}).headers["X-Request-ID"]
+    long = api.http.get("/v1/rulesets", headers={"X-Request-ID": "x" * 129}).headers["X-Request-ID"]
+    assert kept == "client-7f3a.1:x" and replaced != "two words" and long != "x" * 129
+    assert all(re.fullmatch(pattern.strip("^$"), given) for given in (kept, replaced, long))
 
 
 COMMANDS = [

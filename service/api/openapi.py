@@ -12,7 +12,9 @@ too large, of the wrong type or unfit (400, 413, 415, 422), and a POST that take
 sent (400, 413, 415); a query or a header may be unfit (422); a game in the path may not exist (404); a token
 may be wrong (401); a GET whose answer carries an `ETag` takes `If-None-Match` and answers 304 while it names
 the current version; every route is rate limited but the health checks (429), needs Redis but the catalogue
-and liveness (503), and answers 405 to a method it does not take.
+and liveness (503), and answers 405 to a method it does not take; and any request may be refused as it is read,
+before its route is known (`FRAMING`: 400 `malformed_request`, 414, 417, 431, 501).
+tests/http/test_declared_refusals.py holds the document to what the service answers.
 """
 
 from __future__ import annotations
@@ -27,8 +29,9 @@ from games import schema as game_schema
 from games.registry import RULESETS
 from games.schema import Schema, merge, one_of, prefix, ref
 from games.table import TABLE_EVENTS
-from service.api import schemas
+from service.api import schemas, telemetry
 from service.api.answers import answers
+from service.api.parsing import INTEGER
 from service.api.problems import NOT_REPLICATED_RETRY_AFTER_S, RETRY_AFTER_S
 from service.api.ratelimit import RATE_LIMIT_HEADERS, refusal
 from service.config import DEFAULT_RATE_LIMIT
@@ -62,7 +65,7 @@ LAST_EVENT_ID = {
     "name": "Last-Event-ID",
     "required": False,
     "description": "resume after this version (a reconnecting EventSource sends it); wins over `after`",
-    "schema": {"type": "string", "pattern": "^[0-9]{1,15}$"},
+    "schema": {"type": "string", "pattern": f"^{INTEGER.pattern}$"},
 }
 """The header the live feed reads itself (service/api/history.py), so flask-smorest cannot see it."""
 
@@ -75,12 +78,16 @@ def problem_example(status: int, code: str, title: str, detail: str, **extra: An
     return {"type": "about:blank", "title": title, "status": status, "detail": detail, "code": code, **extra}
 
 
+NOT_HTTP = (
+    "`malformed_request`: a request line or a header line the server cannot parse, raw bytes that are not ASCII in"
+    " the path or query"
+)
 PROBLEMS: dict[int, tuple[str, str, dict[str, Any]]] = {
     400: (
         "BadRequest",
         "The body is not JSON: broken, null, not UTF-8, or nested more than 16 deep (`malformed_json`), also where"
-        " the operation takes no body but one is sent; or the request is not HTTP, e.g. a broken chunked body"
-        " (`malformed_request`). An empty body is no body.",
+        f" the operation takes no body but one is sent; or the request is not HTTP ({NOT_HTTP}, a broken chunked"
+        " body). An empty body is no body.",
         problem_example(
             400, "malformed_json", "The request body is not valid JSON", "the request body is not valid JSON"
         ),
@@ -93,12 +100,14 @@ PROBLEMS: dict[int, tuple[str, str, dict[str, Any]]] = {
     ),
     404: (
         "NotFound",
-        "No such game (`game_not_found`) or version (`version_not_found`).",
+        "Nothing at that path: no such game (`game_not_found`), version (`version_not_found`), player"
+        " (`player_not_found`), live token of the caller's (`token_not_found`) or ruleset (`ruleset_not_found`);"
+        " a version that is no number of at most 15 digits matches no route (`not_found`).",
         problem_example(404, "game_not_found", "No such game", "no game '0123456789abcdef'"),
     ),
     405: (
         "MethodNotAllowed",
-        "The path does not take this method (`method_not_allowed`).",
+        "The path does not take this method (`method_not_allowed`); `Allow` lists the methods it takes.",
         problem_example(
             405, "method_not_allowed", "Method Not Allowed", "The method is not allowed for the requested URL."
         ),
@@ -108,7 +117,8 @@ PROBLEMS: dict[int, tuple[str, str, dict[str, Any]]] = {
         "Not possible now, and nothing changed: the rules refuse the move (their own `code`, e.g. `already_played`,"
         " `game_finished`), the game moved on before it landed (`game_moved_on`), has no open seat left"
         " (`game_already_started`), has not finished (`game_not_finished`), or is too busy"
-        " (`concurrent_modification`).",
+        " (`concurrent_modification`); a player's name is held (`name_taken`) or looks like one held"
+        " (`name_confusable`).",
         problem_example(
             409, "already_played", "Move not allowed", "you have already chosen your gangster for this round"
         ),
@@ -154,6 +164,26 @@ PROBLEMS: dict[int, tuple[str, str, dict[str, Any]]] = {
             errors={"json": {"seats": ["Missing data for required field."]}},
         ),
     ),
+    414: (
+        "UriTooLong",
+        "The request line (method, path and query) is over 4094 bytes (`uri_too_long`).",
+        problem_example(414, "uri_too_long", "URI Too Long", "Request Line is too large (5000 > 4094)"),
+    ),
+    417: (
+        "ExpectationFailed",
+        "An `Expect` header other than `100-continue` (`expectation_failed`).",
+        problem_example(417, "expectation_failed", "Expectation Failed", "Unable to comply with expectation: '200-ok'"),
+    ),
+    431: (
+        "HeaderFieldsTooLarge",
+        "A header over 8190 bytes, or over 100 headers (`header_too_large`).",
+        problem_example(
+            431,
+            "header_too_large",
+            "Request Header Fields Too Large",
+            "limit request headers fields",
+        ),
+    ),
     429: (
         "TooManyRequests",
         "Over the rate limit, counted per client address (`rate_limited`); nothing changed.",
@@ -172,14 +202,45 @@ PROBLEMS: dict[int, tuple[str, str, dict[str, Any]]] = {
             503, "unavailable", "Service unavailable", "the game store is not answering; try again in 3 seconds"
         ),
     ),
+    501: (
+        "NotImplemented",
+        "A `Transfer-Encoding` other than `chunked` (`unsupported_transfer_coding`): a body is read only chunked or by"
+        " its `Content-Length`, never gzip or another coding; nothing changed.",
+        problem_example(
+            501,
+            "unsupported_transfer_coding",
+            "Not Implemented",
+            "the body is read only as sent chunked or with a Content-Length, not gzip",
+        ),
+    ),
 }
 """Each problem status: its response component's name, what it means here, and an example."""
 
+MALFORMED_REQUEST = (
+    "MalformedRequest",
+    f"The request is not HTTP ({NOT_HTTP}).",
+    problem_example(400, "malformed_request", "Bad Request", "Invalid HTTP Header: 'Bad Name'"),
+)
+"""The 400 of an operation that reads no body: only the request itself can be malformed."""
 
+FRAMING = frozenset({400, 414, 417, 431, 501})
+"""What the server may refuse of any request as it reads it, whatever its route (gunicorn, and the app for a
+transfer coding: service/gunicorn_worker.py)."""
+
+
+GIVEN_ID = f"^{telemetry.GIVEN_ID.pattern}$"
+REQUEST_ID_PARAMETER = {
+    "name": "X-Request-ID",
+    "required": False,
+    "description": f"an id of the client's for the request: used as sent if it fits `{GIVEN_ID}` (1 to 128 "
+    "letters, digits, `.`, `_`, `:` or `-`), else replaced by one the service makes, never refused; the answer "
+    "carries the id used",
+    "schema": {"type": "string"},
+}
 REQUEST_ID = {
     "description": "the request's id: the client's `X-Request-ID` if it fits the pattern, else one made for it; "
     "the service's log line for the request carries it too",
-    "schema": {"type": "string", "pattern": "^[A-Za-z0-9._:-]{1,128}$"},
+    "schema": {"type": "string", "pattern": GIVEN_ID},
 }
 """service/api/telemetry.py: a header of every request (optional) and of every answer."""
 REQUEST_ID_HEADER = {"X-Request-ID": "RequestId"}
@@ -205,8 +266,8 @@ NOT_MODIFIED = {
 }
 
 
-def problem_response(status: int) -> dict[str, Any]:
-    _, description, example = PROBLEMS[status]
+def problem_response(status: int, problem: tuple[str, str, dict[str, Any]] | None = None) -> dict[str, Any]:
+    _, description, example = problem or PROBLEMS[status]
     response: dict[str, Any] = {
         "description": description,
         "content": {PROBLEM: {"schema": ref("Problem"), "example": example}},
@@ -223,6 +284,11 @@ def problem_response(status: int) -> dict[str, Any]:
         for header in RATE_LIMIT_HEADERS:
             schema = {"type": "string"} if header == "RateLimit-Policy" else {"type": "integer"}
             response["headers"][header] = {"description": descriptions[header], "schema": schema}
+    if status == 405:
+        response["headers"]["Allow"] = {
+            "description": "the methods the path takes, e.g. `GET, HEAD, OPTIONS`",
+            "schema": {"type": "string"},
+        }
     if status == 503:
         response["headers"]["Retry-After"] = {
             "description": (
@@ -238,7 +304,7 @@ def problems_of(path: str, method: str, operation: dict[str, Any]) -> set[int]:
     """The problems an operation can answer, from what it takes: see the module's docstring."""
     operation_id = operation["operationId"]
     parameters = [p for p in operation.get("parameters", []) if isinstance(p, dict)]
-    statuses = {405}
+    statuses = {405, *FRAMING}
     if method.lower() in BODY_PARSED:
         statuses |= {400, 413, 415}
     if "requestBody" in operation:
@@ -265,7 +331,8 @@ class ProblemResponses(BasePlugin):
         self.operation_ids: set[str] = set()
         for status, (name, *_) in PROBLEMS.items():
             spec.components.response(name, problem_response(status))
-        spec.components.parameter("RequestId", "header", {"name": "X-Request-ID", "required": False, **REQUEST_ID})
+        spec.components.response(MALFORMED_REQUEST[0], problem_response(400, MALFORMED_REQUEST))
+        spec.components.parameter("RequestId", "header", REQUEST_ID_PARAMETER)
         spec.components.header("RequestId", REQUEST_ID)
         spec.components.header("ETag", ETAG)
         if_none_match = {"name": "If-None-Match", "required": False, **IF_NONE_MATCH}
@@ -286,7 +353,8 @@ class ProblemResponses(BasePlugin):
                     responses[key] = PROBLEMS[int(key)][0]  # declared on the route, e.g. 409: told in full here
             for status in problems_of(path or "", method, operation):
                 if not any(str(key) == str(status) for key in responses):  # /healthz documents its own 503
-                    responses[status] = PROBLEMS[status][0]
+                    bodiless = status == 400 and method.lower() not in BODY_PARSED
+                    responses[status] = MALFORMED_REQUEST[0] if bodiless else PROBLEMS[status][0]
             add_examples(responses, answers().get(operation_id, {}))
             parameters = operation.setdefault("parameters", [])
             if method.lower() == "get" and tags_its_version(responses):

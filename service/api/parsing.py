@@ -2,7 +2,8 @@
 
 A body is refused (400 `malformed_json`) if it is not JSON, not valid UTF-8, holds a lone surrogate, or
 nests deeper than any request needs; a body longer than MAX_BODY_BYTES is refused (413) before it is read (one
-sent chunked, once it is read that far).
+sent chunked, once it is read that far); one sent with a transfer coding but chunked, gzip say, is refused (501)
+unread. An integer is a JSON integer in a body, ASCII digits in a query, a header or a path.
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ import msgspec
 from flask import Flask, request
 from flask.json.provider import DefaultJSONProvider
 from gunicorn.http.errors import NoMoreData, ParseException
-from marshmallow import Schema, ValidationError, fields
+from marshmallow import Schema, ValidationError, fields, validate
 from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
+from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.routing import IntegerConverter
 
@@ -26,6 +28,7 @@ from service.errors import (
     MalformedJSONError,
     MalformedRequestError,
     UnsupportedMediaTypeError,
+    UnsupportedTransferCodingError,
 )
 
 MAX_BODY_BYTES = 64 * 1024
@@ -40,8 +43,19 @@ MAX_INT = 2**53 - 1
 INTEGER = re.compile(r"[0-9]{1,15}")
 """An integer in a header: ASCII digits only (not `²`), few enough to stay below MAX_INT."""
 
-DIGITS = re.compile(r"[0-9]+")
-"""An integer in a query: ASCII digits only; its schema bounds it."""
+DIGITS_MAX = 30
+DIGITS = re.compile(rf"[0-9]{{1,{DIGITS_MAX}}}")
+"""An integer in a query: ASCII digits only, few enough for int() (a page past the end is empty); its schema
+bounds it."""
+
+
+class StrictInteger(fields.Integer):
+    """An integer as JSON writes one, from `minimum` to `maximum`: 7, never 7.0, 7e0, "7", " 7 ", another
+    script's digit or true (marshmallow's own Integer reads most of them as 7). Every schema reads its integers
+    with it; a query's come to it as numbers, once the parser has read their ASCII digits (`ArgumentsParser`)."""
+
+    def __init__(self, minimum: int = 0, maximum: int = MAX_INT, **kwargs: Any) -> None:
+        super().__init__(strict=True, validate=validate.Range(minimum, maximum), **kwargs)
 
 
 def strict_loads(data: str | bytes) -> Any:
@@ -88,8 +102,8 @@ class StrictJSONProvider(DefaultJSONProvider):
 
 class ArgumentsParser(FlaskParser):
     """webargs, reading the body Flask already parsed (instead of parsing it a second time, leniently), and an
-    integer in a query as ASCII digits only: marshmallow's int() also reads other scripts' digits (fullwidth,
-    Arabic-Indic), `+1`, `1_0` and ` 1`."""
+    integer in a query as ASCII digits only, handed to its schema as a number: marshmallow's int() also reads
+    other scripts' digits (fullwidth, Arabic-Indic), `+1`, `1_0` and ` 1`."""
 
     def _raw_load_json(self, req: Any) -> Any:
         if not is_json_request(req) or not has_body():
@@ -97,11 +111,16 @@ class ArgumentsParser(FlaskParser):
         return req.get_json()
 
     def load_querystring(self, req: Any, schema: Schema) -> Any:
-        for name, field in schema.fields.items():
-            key = field.data_key or name
-            if isinstance(field, fields.Integer) and not all(DIGITS.fullmatch(v) for v in req.args.getlist(key)):
-                raise ValidationError({key: ["an integer in a query is written in ASCII digits, 0 to 9"]})
-        return super().load_querystring(req, schema)
+        integers = {f.data_key or name for name, f in schema.fields.items() if isinstance(f, fields.Integer)}
+        args = MultiDict([(k, query_integer(k, v) if k in integers else v) for k, v in req.args.items(multi=True)])
+        return self._makeproxy(args, schema)
+
+
+def query_integer(key: str, value: str) -> int:
+    if not DIGITS.fullmatch(value):
+        message = f"an integer in a query is written in ASCII digits, 0 to 9, at most {DIGITS_MAX} of them"
+        raise ValidationError({key: [message]})
+    return int(value)
 
 
 class Blueprint(flask_smorest.Blueprint):
@@ -135,6 +154,21 @@ def has_body() -> bool:
     return bool(request.get_data(cache=True))
 
 
+def unread_codings(transfer_encoding: str) -> list[str]:
+    """The transfer codings of a `Transfer-Encoding` that the service does not decode: all but `chunked`."""
+    codings = [coding.strip(" \t").lower() for coding in transfer_encoding.split(",")]
+    return [coding for coding in codings if coding and coding != "chunked"]
+
+
+def refuse_unread_codings() -> None:
+    """A body arrives chunked or with a Content-Length: one sent gzip, say, would reach the JSON parser still
+    encoded, so it is 501 (RFC 9112 6.1), as is what gunicorn refuses itself (service/gunicorn_worker.py)."""
+    unread = unread_codings(request.headers.get("Transfer-Encoding", ""))
+    if unread:
+        detail = f"the body is read only as sent chunked or with a Content-Length, not {', '.join(unread)}"
+        raise UnsupportedTransferCodingError(detail[:200])
+
+
 def require_json_body() -> None:
     """A POST's body, if it has one, must be JSON sent as `application/json` (else 415), at most
     MAX_BODY_BYTES long however it is sent (else 413); null or broken is a 400. A POST without a body (a
@@ -158,6 +192,7 @@ def install(app: Flask, api: flask_smorest.Api) -> None:
     Call it before registering blueprints: their routes use the converter."""
     app.json = StrictJSONProvider(app)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
+    app.before_request(refuse_unread_codings)
     app.before_request(require_json_body)
     app.url_map.converters["version"] = VersionConverter
     api.register_converter(VersionConverter, lambda _: {"type": "integer", "minimum": 1, "maximum": 10**15 - 1})

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import re
+
 from marshmallow import Schema, fields, validate
 
-from service.api.parsing import MAX_INT
+from service.api.parsing import StrictInteger
 from service.api.schemas import RULESET_IDS, LobbyEntrySchema, TicketSchema, player_name
 
 
 class RegisterPlayerSchema(Schema):
-    name = player_name(required=True, description="unique among players, whatever its case")
+    name = player_name(
+        required=True, description="unique among players, whatever its case, and like none of theirs in look (UTS #39)"
+    )
 
 
 class PlayerTokenSchema(Schema):
@@ -55,9 +59,14 @@ class MeSchema(PlayerSchema):
     tokens = fields.List(fields.Nested(PlayerTokenSchema), required=True, metadata={"description": "live tokens"})
 
 
+NOTICE = re.compile(r"0|[0-9]{1,15}-[0-9]{1,15}")
+"""Where a player's feed resumes: after a notice's id, or `0` (before every notice kept)."""
+NOTICE_PATTERN = f"^(?:{NOTICE.pattern})$"
+
+
 class PlayerStreamQuerySchema(Schema):
     after = fields.String(
-        validate=validate.Length(1, 40), metadata={"description": "or send Last-Event-ID; `0`: every notice kept"}
+        metadata={"description": "or send Last-Event-ID; `0`: every notice kept", "pattern": NOTICE_PATTERN}
     )
     ticket = fields.String(
         validate=validate.Length(1, 120),
@@ -71,7 +80,7 @@ class PlayerStreamTicketSchema(TicketSchema):
 
 class QuickMatchSchema(Schema):
     ruleset = fields.String(required=True, validate=validate.OneOf(RULESET_IDS))
-    seats = fields.Integer(required=True, validate=validate.Range(1, MAX_INT), metadata={"description": "seat count"})
+    seats = StrictInteger(1, required=True, metadata={"description": "seat count"})
     options = fields.Dict(
         keys=fields.String(),
         load_default=dict,
@@ -97,6 +106,6 @@ PLAYER_LAST_EVENT_ID = {
     "name": "Last-Event-ID",
     "required": False,
     "description": "resume after this notice (a reconnecting EventSource sends it); wins over `after`",
-    "schema": {"type": "string", "pattern": "^[0-9]{1,15}-[0-9]{1,15}$"},
+    "schema": {"type": "string", "pattern": NOTICE_PATTERN},
 }
 """The header the player's feed reads itself (service/api/players.py)."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from flask import Response, request, stream_with_context, url_for
@@ -24,7 +23,6 @@ from service.player_live import PlayerFeed, start_of
 
 blp = Blueprint("players", __name__, url_prefix="/v1/players", description="Players, their tokens and their feed")
 
-STREAM_ID = re.compile(r"[0-9]{1,15}-[0-9]{1,15}")
 PLAYER_SSE_DOC = (
     "Server-Sent Events: `id` is the notice's id (send it back as `Last-Event-ID`), `event` its type (`invited`, "
     "`seated`, `game_started`, `decision_due`, `game_finished`, `game_aborted`, `rating_changed`), `data` the notice; "
@@ -51,7 +49,8 @@ class PlayerCollection(MethodView):
     @blp.response(201, schemas.RegisteredPlayerSchema)
     @blp.alt_response(409, response="CONFLICT")
     def post(self, body: dict[str, Any]) -> Any:
-        """Register a player: its id and first token, shown once; names are unique whatever their case"""
+        """Register a player: its id and first token, shown once; names are unique whatever their case, and no
+        name looks like another"""
         player, token_id, token = players.register_player(services(), body["name"])
         headers = {"Location": url_for("players.PlayerResource", player_id=player.player_id)}
         answer = {"player_id": player.player_id, "name": player.name, "created_at": player.created_at}
@@ -87,6 +86,7 @@ class MyToken(MethodView):
     @blp.response(204)
     @blp.alt_response(401, response="UNAUTHORIZED")
     @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(409, response="CONFLICT")  # the player changed meanwhile
     def delete(self, token_id: str) -> Any:
         """Revoke one of the caller's tokens (the one in use too)"""
         players.revoke_token(services(), me(), token_id)
@@ -153,7 +153,7 @@ def resumed_after(after: str | None) -> str | None:
     malformed one is refused naming what was sent."""
     header = request.headers.get("Last-Event-ID")
     last = header if header is not None else after
-    if last is None or last == "0" or STREAM_ID.fullmatch(last):
+    if last is None or schemas.NOTICE.fullmatch(last):
         return last
     if header is not None:
         raise InvalidRequestError("Last-Event-ID is the id of a notice, like 1733050000000-0", "invalid_header")

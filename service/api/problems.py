@@ -62,6 +62,11 @@ class ProblemApi(Api):
             super()._register_responses()
         finally:
             self.DEFAULT_RESPONSE_CONTENT_TYPE = default_type
+        # Every refusal has its status declared (service/api/openapi.py): what is left is a fault of ours.
+        self.spec.components.responses_lazy[self.DEFAULT_ERROR_RESPONSE_NAME]["description"] = (
+            "A fault of the service, a bug (500 `internal_error`): a move may not have landed, so retry it with the"
+            " same `Idempotency-Key`. Every refusal has its own status above."
+        )
 
     def _register_error_handlers(self) -> None:
         super()._register_error_handlers()
@@ -89,6 +94,8 @@ class ProblemApi(Api):
             detail = "the request does not fit the schema: " + json.dumps(errors, sort_keys=True)
         extra = {"errors": errors} if errors and status == 422 else {}
         response = problem(status, HTTP_CODES.get(status, "http_error"), error.name, detail, **extra)
+        # Werkzeug's own headers of the error (a 405's `Allow`, the methods its route takes), not its HTML type.
+        response.headers.extend((k, v) for k, v in error.get_headers() if k.lower() != "content-type")
         response.headers.extend(data.get("headers", {}))
         return response
 

@@ -11,10 +11,10 @@ from typing import Any
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
-from events.players import name_key
+from events.players import name_key, skeleton_key
 from games.registry import RULESETS
 from games.schema import prefix
-from service.api.parsing import MAX_INT
+from service.api.parsing import StrictInteger
 
 BOTS = ("random", "smart")
 BOT_PREFIX = "bot:"
@@ -24,7 +24,7 @@ BOT_PREFIX = "bot:"
 def check_name(name: str) -> None:
     if name != name.strip() or any(not c.isprintable() for c in name):
         raise ValidationError("a name has no control characters and no leading or trailing spaces")
-    if name_key(name).startswith(BOT_PREFIX):
+    if any(key(name).startswith(BOT_PREFIX) for key in (name_key, skeleton_key)):  # nor look as if it did
         raise ValidationError(f"a name may not start with {BOT_PREFIX!r}: that is how bots are named")
 
 
@@ -70,8 +70,11 @@ class CreateGameSchema(Schema):
             "anyOf": [{"$ref": f"#/components/schemas/{prefix(r)}Options"} for r in RULESETS.values()],
         },
     )
-    seed = fields.Integer(
-        validate=validate.Range(0, 2**63 - 1), metadata={"description": "makes every shuffle and roll reproducible"}
+    seed = StrictInteger(
+        metadata={
+            "description": "makes every shuffle and roll reproducible, and the game's randomness public; at most "
+            "2^53 - 1, the largest integer every JSON client reads exactly"
+        }
     )
 
 
@@ -184,8 +187,8 @@ class MoveHeadersSchema(Schema):
 
 
 class EventsQuerySchema(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(0, MAX_INT))
-    limit = fields.Integer(load_default=100, validate=validate.Range(1, 1000))
+    after = StrictInteger(load_default=0)
+    limit = StrictInteger(1, 1000, load_default=100)
 
 
 class GameSchema(DeclaredInGames):
@@ -231,7 +234,7 @@ class MoveResultSchema(Schema):
 
 
 class StreamQuerySchema(Schema):
-    after = fields.Integer(validate=validate.Range(0, MAX_INT), metadata={"description": "or send Last-Event-ID"})
+    after = StrictInteger(metadata={"description": "or send Last-Event-ID"})
     ticket = fields.String(
         validate=validate.Length(1, 100),
         metadata={"description": "a ticket from `POST …/stream-tickets`: opens that seat's feed, once"},

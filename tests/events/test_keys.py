@@ -18,6 +18,8 @@ def test_a_players_keys_share_its_hash_tag_and_ratings_share_their_rulesets() ->
     assert keys.player_ticket("p1", "d1e5") == "syndicate:player:{p1}:ticket:d1e5"
     assert keys.player_names() == "syndicate:{players}:names"
     assert keys.name_claim_pending("p1") == "syndicate:{players}:pending:p1"
+    assert keys.player_skeletons() == "syndicate:{players}:skeletons"
+    assert keys.skeletons_claimed() == "syndicate:{players}:skeletons-claimed"
     assert keys.ratings("mobsters") == "syndicate:{ratings:mobsters}:ratings"
     assert keys.rated_games("mobsters") == "syndicate:{ratings:mobsters}:games"
     assert keys.rating_board("mobsters") == "syndicate:{ratings:mobsters}:board"

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+from collections.abc import Iterator
+from typing import Any
 from urllib.parse import quote
 
 import pytest
 import redis
+from flask import Flask
+from marshmallow import Schema, fields
 
-from service.api.parsing import MAX_BODY_BYTES, MAX_DEPTH
+from service.api.parsing import MAX_BODY_BYTES, MAX_DEPTH, MAX_INT, StrictInteger
 from tests.client import ApiClient, Table, assert_problem
 from tests.http.test_errors import changes_nothing, post_move
+from tests.players.helpers import bearer
 
 HUGE = "9" * 4301  # beyond Python's int-from-text limit
 BEYOND_REDIS = str(2**64)  # beyond a Redis stream id
@@ -94,6 +100,18 @@ def test_a_body_over_the_size_limit_is_413(api: ApiClient, table: Table, redis_c
         assert_problem(response, 413, "payload_too_large")
 
 
+@pytest.mark.parametrize("coding", ["gzip", "deflate", "identity", "gzip, chunked", "bogus"])
+def test_a_transfer_coding_other_than_chunked_is_501(
+    api: ApiClient, table: Table, redis_client: redis.Redis, coding: str
+) -> None:
+    # The body would reach the JSON parser still encoded; gunicorn lets `gzip, chunked` through to the app.
+    with changes_nothing(redis_client, api, table):
+        response = post_move(api, table, 1, json={"type": "play", "card": 3}, headers={"Transfer-Encoding": coding})
+        assert_problem(response, 501, "unsupported_transfer_coding")
+        response = api.http.get(f"/v1/games/{table.id}", headers={"Transfer-Encoding": coding})
+        assert_problem(response, 501, "unsupported_transfer_coding")
+
+
 def test_a_body_that_is_not_sent_as_json_is_415(api: ApiClient, table: Table, redis_client: redis.Redis) -> None:
     with changes_nothing(redis_client, api, table):
         response = post_move(api, table, 1, data='{"type": "play", "card": 3}', content_type="text/plain")
@@ -112,7 +130,10 @@ def test_the_log_keeps_the_move_as_parsed_not_the_body_as_sent(api: ApiClient, t
     assert own["command"]["move"] == {"type": "play", "card": 3}
 
 
-@pytest.mark.parametrize("name", ["bot:smart", "BOT:random", "Bot:anything", " Ann", "Ann\n", "A\x00nn"])
+@pytest.mark.parametrize(
+    "name",
+    ["bot:smart", "BOT:random", "Bot:anything", "b\u043et:smart", "\u0412\u041eT:random", " Ann", "Ann\n", "A\x00nn"],
+)
 def test_a_name_that_could_pass_for_a_bot_or_hides_characters_is_422(
     api: ApiClient, redis_client: redis.Redis, name: str
 ) -> None:
@@ -121,6 +142,100 @@ def test_a_name_that_could_pass_for_a_bot_or_hides_characters_is_422(
         response = api.http.post("/v1/games", json={"ruleset": "twelve-gangsters", "seats": [{"name": name}] * 3})
         assert_problem(response, 422, "invalid_request")
         assert_problem(api.join(table, name), 422, "invalid_request")
+
+
+# -- integers in bodies ---------------------------------------------------------------------------
+
+
+def lookalikes(n: int) -> list[str]:
+    """JSON that is no integer, yet that marshmallow's Integer or int() would read as `n` (or near it): a
+    fraction, a float that is whole, an exponent, text, another script's digit, spaces, a boolean."""
+    return [
+        f"{n}.7",
+        f"{n}.0",
+        f"{n}e0",
+        f'"{n}"',
+        f'"\\u{0x660 + n:04x}"',
+        f'" {n} "',
+        f'"\\u{0xFF10 + n:04x}"',
+        "true",
+    ]
+
+
+SEATS = json.dumps([{"name": name} for name in "ABCD"])
+
+
+@pytest.mark.parametrize("value", lookalikes(7))
+def test_a_seed_that_is_no_json_integer_is_422(api: ApiClient, redis_client: redis.Redis, value: str) -> None:
+    body = f'{{"ruleset": "twelve-gangsters", "seats": {SEATS}, "seed": {value}}}'
+    with changes_nothing(redis_client):
+        response = api.http.post("/v1/games", data=body, content_type="application/json")
+        assert_problem(response, 422, "invalid_request")
+
+
+@pytest.mark.parametrize("value", lookalikes(3))
+def test_a_quick_match_seat_count_that_is_no_json_integer_is_422(
+    api: ApiClient, redis_client: redis.Redis, value: str
+) -> None:
+    token = api.register("Pat")
+    body = f'{{"ruleset": "twelve-gangsters", "seats": {value}}}'
+    with changes_nothing(redis_client):
+        response = api.http.post("/v1/quick-match", data=body, content_type="application/json", headers=bearer(token))
+        assert_problem(response, 422, "invalid_request")
+
+
+@pytest.mark.parametrize("value", lookalikes(3))
+def test_a_move_field_or_an_option_that_is_no_json_integer_is_422(
+    api: ApiClient, table: Table, redis_client: redis.Redis, value: str
+) -> None:
+    with changes_nothing(redis_client, api, table):
+        move = f'{{"type": "play", "card": {value}}}'
+        assert_problem(post_move(api, table, 1, data=move, content_type="application/json"), 422, "invalid_request")
+        create = f'{{"ruleset": "twelve-gangsters", "seats": {SEATS}, "options": {{"first_boss": {value}}}}}'
+        response = api.http.post("/v1/games", data=create, content_type="application/json")
+        assert_problem(response, 422, "invalid_option")
+
+
+@pytest.mark.parametrize("seed", [-1, MAX_INT + 1, 2**63 - 1])
+def test_a_seed_beyond_what_every_json_client_reads_exactly_is_422(
+    api: ApiClient, redis_client: redis.Redis, seed: int
+) -> None:
+    with changes_nothing(redis_client):
+        response = api.http.post(
+            "/v1/games", json={"ruleset": "twelve-gangsters", "seats": [{"name": "A"}] * 3, "seed": seed}
+        )
+        assert "9007199254740991" in assert_problem(response, 422, "invalid_request")["detail"]
+
+
+def test_the_largest_seed_every_json_client_reads_exactly_is_the_games_seed(api: ApiClient) -> None:
+    table = api.create(seed=MAX_INT)
+    assert table.body["randomness"] == "public"
+    assert table.body["seed_commitment"] == hashlib.sha256(f"{MAX_INT}:".encode()).hexdigest()
+
+
+def request_schemas(app: Flask) -> Iterator[Schema]:
+    """Every schema a route reads its body, query or headers with."""
+    for view in app.view_functions.values():
+        for method in ("get", "post", "delete"):
+            apidoc: dict[str, Any] = getattr(getattr(getattr(view, "view_class", None), method, None), "_apidoc", {})
+            yield from (parameter["schema"] for parameter in apidoc.get("arguments", {}).get("parameters", []))
+
+
+def integer_fields(schema: Schema) -> Iterator[fields.Field]:
+    todo: list[fields.Field] = list(schema.fields.values())
+    while todo:
+        field = todo.pop()
+        if isinstance(field, fields.Integer):
+            yield field
+        todo.extend(field.schema.fields.values() if isinstance(field, fields.Nested) else [])
+        todo.extend([field.inner] if isinstance(field, fields.List) else [])
+
+
+def test_every_integer_a_request_schema_reads_is_the_strict_one(app: Flask) -> None:
+    found = {(type(s).__name__, f.name): f for s in request_schemas(app) for f in integer_fields(s)}
+    assert {("CreateGameSchema", "seed"), ("QuickMatchSchema", "seats"), ("EventsQuerySchema", "limit")} <= set(found)
+    lenient = sorted(where for where, field in found.items() if not isinstance(field, StrictInteger))
+    assert not lenient, f"read with marshmallow's own Integer: {lenient}"
 
 
 # -- integers in headers, queries and paths -------------------------------------------------------

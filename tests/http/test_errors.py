@@ -4,6 +4,7 @@ leaving the game exactly as it was."""
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -134,7 +135,23 @@ def test_an_unknown_route_is_404_not_found(api: ApiClient, path: str) -> None:
 
 
 def test_a_method_a_route_does_not_take_is_405_as_a_problem(api: ApiClient, table: Table) -> None:
-    assert_problem(api.http.delete(f"/v1/games/{table.id}"), 405, "method_not_allowed")
+    response = api.http.delete(f"/v1/games/{table.id}")
+    assert_problem(response, 405, "method_not_allowed")
+    assert allowed(response) == {"GET", "HEAD", "OPTIONS"}
+
+
+def allowed(response: Any) -> set[str]:
+    return {method.strip() for method in response.headers["Allow"].split(",")}
+
+
+def test_every_405_says_in_allow_which_methods_its_route_takes(app: Flask, api: ApiClient) -> None:
+    rules = [r for r in app.url_map.iter_rules() if r.endpoint != "static" and "PUT" not in (r.methods or ())]
+    assert len(rules) > 25
+    for rule in rules:
+        path = re.sub(r"<(?:\w+:)?(\w+)>", lambda m: "1" if m[1] == "version" else UNKNOWN_ID, rule.rule)
+        response = api.http.put(path)
+        assert_problem(response, 405, "method_not_allowed")
+        assert allowed(response) == rule.methods, rule.rule
 
 
 # -- 409 --------------------------------------------------------------------------------------------

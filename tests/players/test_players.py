@@ -11,8 +11,10 @@ from click.testing import CliRunner
 from flask import Flask
 
 from events import keys
-from events.players import CLAIM_PENDING_S, PlayerStore
+from events.players import CLAIM_PENDING_S, Claim, PlayerStore
 from service import cli
+from service.app import create_app
+from service.config import Config
 from tests.client import ApiClient, assert_problem
 from tests.players.helpers import bearer, create, join, play_first_legal, player_id
 
@@ -36,6 +38,62 @@ def test_names_that_unicode_writes_two_ways_are_one_name(api: ApiClient) -> None
     assert_problem(api.http.post("/v1/players", json={"name": "\uff42ot:smart"}), 422, "invalid_request")
 
 
+LOOKALIKES = {
+    # Cyrillic A, Greek Alpha, a Cyrillic a last, Greek capitals, Cyrillic A and a around Latin n's
+    "Anna": ["\u0410nna", "\u0391nna", "Ann\u0430", "\u0391\u039d\u039d\u0391", "\u0410nn\u0430"],
+    "paypal": ["\u0440\u0430\u0443\u0440\u0430l"],  # Cyrillic er, a and u, a Latin l
+    "Bill": ["BiII", "Bi11"],  # capital I and 1 for l: the name as written, not casefolded, is compared
+    "Olga": ["0lga"],
+}
+
+
+def test_a_name_that_looks_like_a_name_held_is_refused_with_its_own_code(
+    api: ApiClient, redis_client: redis.Redis
+) -> None:
+    for name, lookalikes in LOOKALIKES.items():
+        held = api.http.post("/v1/players", json={"name": name})
+        assert held.status_code == 201
+        claims = [redis_client.hgetall(key) for key in (keys.player_names(), keys.player_skeletons())]
+        for lookalike in lookalikes:
+            body = assert_problem(api.http.post("/v1/players", json={"name": lookalike}), 409, "name_confusable")
+            assert lookalike in body["detail"] and name not in body["detail"]  # it names no one else's
+            assert held.json["player_id"] not in body["detail"]
+        assert [redis_client.hgetall(key) for key in (keys.player_names(), keys.player_skeletons())] == claims
+    # A name that merely looks different is free: another letter, an accent, another script's other letter.
+    for other in ("Anne", "Ana", "\u00c4nna", "Hanna", "\u0410\u043d\u043d\u0430", "Bell", "Olga Z", "paypals"):
+        assert api.http.post("/v1/players", json={"name": other}).status_code == 201, other
+
+
+def test_racing_registrations_of_lookalike_names_make_one_player(app: Flask) -> None:
+    answers: list[int] = []
+    spellings = ["Zed", "\u0396ed", "Z\u0435d", "\u0396\u0435d", "\uff3aed"]  # Greek Zeta, Cyrillic ie, fullwidth Z
+
+    def register(name: str) -> None:
+        answers.append(app.test_client().post("/v1/players", json={"name": name}).status_code)
+
+    threads = [threading.Thread(target=register, args=(name,)) for name in spellings * 2]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(answers) == [201] + [409] * (len(threads) - 1)
+
+
+def test_players_registered_before_lookalikes_were_refused_are_protected(
+    api: ApiClient, config: Config, redis_client: redis.Redis
+) -> None:
+    olga = api.register("Olga")
+    # A store written before skeletons were claimed: the names alone.
+    redis_client.delete(keys.player_skeletons(), keys.skeletons_claimed())
+    upgraded = ApiClient(create_app(config, TESTING=True).test_client())  # a process of the new code
+    assert_problem(upgraded.http.post("/v1/players", json={"name": "0lga"}), 409, "name_confusable")
+    assert redis_client.hget(keys.player_skeletons(), "olga") == player_id(api, olga).encode()
+    # A rebuild claims them too.
+    redis_client.delete(keys.player_skeletons(), keys.skeletons_claimed())
+    assert CliRunner(env={"REDIS_URL": _url(redis_client)}).invoke(cli.main, ["projections", "rebuild"]).exit_code == 0
+    assert redis_client.hget(keys.player_skeletons(), "olga") == player_id(api, olga).encode()
+
+
 def test_racing_registrations_of_one_name_make_one_player(app: Flask) -> None:
     answers: list[int] = []
 
@@ -54,14 +112,27 @@ def test_a_name_claimed_by_a_registration_that_died_is_free_once_its_time_has_ru
     api: ApiClient, redis_client: redis.Redis
 ) -> None:
     # A registration claims its name, then writes its player: one that dies in between holds the name.
-    assert PlayerStore(redis_client).claim_name("Zoe", "0123456789abcdef")
+    assert PlayerStore(redis_client).claim_name("Zoe", "0123456789abcdef") is Claim.MADE
     assert_problem(api.http.post("/v1/players", json={"name": "zoe"}), 409, "name_taken")  # it may still write
+    assert_problem(api.http.post("/v1/players", json={"name": "\u0396oe"}), 409, "name_confusable")  # Greek Zeta
     pending = keys.name_claim_pending("0123456789abcdef")
     assert 0 < redis_client.ttl(pending) <= CLAIM_PENDING_S  # the claim lapses by itself
     redis_client.delete(pending)  # its CLAIM_PENDING_S have passed
     answer = api.http.post("/v1/players", json={"name": "zoe"})
     assert answer.status_code == 201
     assert redis_client.hget(keys.player_names(), "zoe") == answer.json["player_id"].encode()
+    assert redis_client.hget(keys.player_skeletons(), "zoe") == answer.json["player_id"].encode()
+
+
+def test_a_lookalike_takes_over_the_claims_of_a_registration_that_died(
+    api: ApiClient, redis_client: redis.Redis
+) -> None:
+    assert PlayerStore(redis_client).claim_name("Zoe", "0123456789abcdef") is Claim.MADE
+    redis_client.delete(keys.name_claim_pending("0123456789abcdef"))  # it died, and its time has run out
+    answer = api.http.post("/v1/players", json={"name": "\u0396oe"})
+    assert answer.status_code == 201
+    assert redis_client.hget(keys.player_skeletons(), "zoe") == answer.json["player_id"].encode()
+    assert_problem(api.http.post("/v1/players", json={"name": "Zoe"}), 409, "name_confusable")
 
 
 def test_a_token_is_stored_only_as_a_hash(api: ApiClient, redis_client: redis.Redis) -> None:

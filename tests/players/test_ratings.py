@@ -158,7 +158,7 @@ def play_rated_games(api: ApiClient, drain: Callable[[], None]) -> list[str]:
 
 def dump(client: redis.Redis) -> dict[bytes, Any]:
     """Every read model's raw bytes, with each player's state and the name claims."""
-    patterns = [*keys.READ_MODEL_PATTERNS, "syndicate:player:{*}:state", keys.player_names()]
+    patterns = [*keys.READ_MODEL_PATTERNS, "syndicate:player:{*}:state", keys.player_names(), keys.player_skeletons()]
     found: dict[bytes, Any] = {}
     for pattern in patterns:
         for key in client.scan_iter(match=pattern):
