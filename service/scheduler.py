@@ -211,9 +211,8 @@ class Scheduler:
         """Whether the job is still to run, or running on a worker that lives (not lost, failed or done). A job
         "started" longer ago than a job of ours ever runs was on a worker that died; one scheduled for long ago waits
         on a scheduler that died: both are lost."""
-        paced: Any = self.redis.zscore(keys.paced_turns(), job_id)
-        if paced is not None:  # held back for its pace; due long ago, its workers are gone
-            return time.time() - paced < RUNS_AT_MOST_S
+        if self.redis.zscore(keys.paced_turns(), job_id) is not None:
+            return True  # held back for its pace: a worker queues it when due (one that is late does, later)
         try:
             job = Job.fetch(job_id, connection=self.redis)
         except Exception:  # no such job (RQ raises NoSuchJobError, or fails on a half-written one)

@@ -157,7 +157,7 @@ def test_a_generated_python_client_reads_again_only_what_changed_and_joins_as_a_
         client=anyone, body=models.RegisterPlayer(name="Pat")
     )
     player = client_for(client_package, app, registered.token)
-    joined = sub(games, "join_game").sync(game_id, client=player, body=models.Join())
+    joined = sub(games, "join_game").sync(game_id, client=player, body=models.Join(accept_public_randomness=True))
     assert isinstance(joined, models.Joined), joined
     assert joined.seat == 1 and not joined.token
     assert isinstance(joined.game, models.TwelveGangstersGame)

@@ -45,6 +45,7 @@ def service(tmp_path: Path) -> Iterator[Service]:
         "SYNDICATE_WEB_WORKERS": "1",
         "SYNDICATE_SWEEP_S": "0.5",
         "SYNDICATE_STALL_S": "1",
+        "SYNDICATE_BOT_PACE_S": "0",  # its bot games as fast as the worker goes
     }
     log = tmp_path / "run.log"
     with log.open("wb") as out:

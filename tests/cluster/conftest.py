@@ -82,7 +82,13 @@ class Deployment:
         self.urls: list[str] = []
 
     def start(self, apis: int = 2, workers: int = 2, **settings: str) -> list[str]:
-        fast = {"SYNDICATE_RATE_LIMIT": "1000000 per minute", "SYNDICATE_SWEEP_S": "1", "SYNDICATE_STALL_S": "2"}
+        fast = {
+            "SYNDICATE_RATE_LIMIT": "1000000 per minute",
+            "SYNDICATE_SWEEP_S": "1",
+            "SYNDICATE_STALL_S": "2",
+            "SYNDICATE_BOT_PACE_S": "0",  # all-bot games as fast as the workers go
+            "SYNDICATE_GAMES_PER_ADDRESS": "100000",
+        }
         env = deployment_env(self.cluster.url, self.queue_url, **{**fast, **settings})
         ports = [free_port() for _ in range(apis)]
         for port in ports:

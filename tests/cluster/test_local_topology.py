@@ -41,6 +41,7 @@ def test_make_cluster_serves_a_game_on_either_api_and_stops_on_ctrl_c(cluster: L
         "SYNDICATE_QUEUE_PORT": str(base + 6),
         "SYNDICATE_PORT": str(base + 7),
         "SYNDICATE_SWEEP_S": "1",
+        "SYNDICATE_BOT_PACE_S": "0",  # its bot game as fast as the workers go
     }
     process = subprocess.Popen(
         [sys.executable, "-m", "service.cli", "cluster"], env=env, stdout=subprocess.PIPE, text=True

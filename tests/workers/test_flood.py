@@ -42,9 +42,9 @@ def test_a_burst_of_all_bot_games_stalls_neither_a_persons_game_nor_the_house(
     config: Config, redis_client: redis.Redis, start_worker: Callable[..., Any]
 ) -> None:
     # One address's limit lifted, as if the burst came from many (the limit itself: tests/service/test_admission.py).
-    flooded = dataclasses.replace(config, bot_pace_s=1.0)
+    flooded = dataclasses.replace(config, bot_pace_s=0.5)
     api = ApiClient(create_app(flooded, bootstrap(flooded), TESTING=True).test_client())
-    start_worker(environ={"SYNDICATE_BOT_PACE_S": "1"})
+    start_worker(environ={"SYNDICATE_BOT_PACE_S": "0.5"})
     canary = api.create(seats=[{"name": "Ann"}, {"bot": "smart"}, {"bot": "smart"}], options={"first_boss": 0})
 
     answers = [api.http.post("/v1/games", json={"ruleset": "twelve-gangsters", "seats": BOTS}) for _ in range(BURST)]
