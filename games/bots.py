@@ -7,9 +7,16 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from games import mixing
+
 Bot = Callable[[dict[str, Any], random.Random], dict[str, Any]]
 
 
 def random_bot(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """Any legal move, uniformly."""
+    """Any legal move, uniformly (as `random_policy` says)."""
     return rng.choice(view["you"]["legal_moves"])
+
+
+def random_policy(view: dict[str, Any], rng: random.Random) -> mixing.Mixed:
+    """The random bot's distribution: every legal move alike."""
+    return mixing.uniform(view["you"]["legal_moves"])
