@@ -1,5 +1,8 @@
 """Bots: players the house seats. A bot sees exactly what its seat may see (the seat's view, as the
-API shows it) and answers one of the moves listed there as legal, ready to POST."""
+API shows it) and answers one of the moves listed there as legal, ready to POST. Its code is no secret, so a
+choice the table does not see is drawn with the generator it is handed from a mixed strategy (`games.mixing`):
+a game's bot is `mixing.play` of its policy, the distribution its move is drawn from (the random bot's is
+`random_policy`)."""
 
 from __future__ import annotations
 
