@@ -53,7 +53,7 @@ def play_out(
             # never true; a move below may finish the game before the next seat's turn.
             if table.status is tables.Status.FINISHED or seat not in ruleset.awaiting(table.rules):  # type: ignore[comparison-overlap]
                 continue  # an earlier move this pass ended the wait (or the game)
-            body = bots[seat](tables.view(ruleset, table, seat), random.Random(f"{seed}:{table.version}:{seat}"))
+            body = bots[seat](tables.view(ruleset, table, seat), generator(seed, table.version, seat))
             if watch is not None:
                 watch(table, seat, body)
             try:
@@ -63,6 +63,11 @@ def play_out(
             for event in tables.play(ruleset, table, seat, move):
                 table = tables.evolve(ruleset, table, event)
     return table
+
+
+def generator(seed: int, version: int, seat: int) -> random.Random:
+    """The generator a bot is handed for one move of a self-played game: its own for each game, moment and seat."""
+    return random.Random(f"{seed}:{version}:{seat}")
 
 
 def game_seeds(seed: int, games: int) -> list[int]:

@@ -6,9 +6,11 @@ was given, the seat's own view (strictly more than the table shows anyone else),
 distribution with generators of its own (`POLICIES`: the function each bot draws its move from), and guesses
 the likeliest move. Over the decisions of self-played games, for each ruleset, bot kind and kind of decision
 apart, and leaving out forced choices (a single legal move), it must be right at most 1.5 times as often as a
-blind guess: the mean of 1/k over those decisions, k legal moves each. The bots never give a move more than
-`games.mixing.EDGE / k` (1.5 / k) and spend predictability where it pays, so what they give away averages about
-1.3 times chance: over the hundreds of decisions measured here, luck alone does not cross 1.5.
+blind guess: the mean of 1/k over those decisions, k legal moves each. That holds of the guesses that came true,
+and of their odds by the distribution the bot drew its move from (rebuilt with the bot's own generator), which
+the luck of the draws does not move. The bots never give a move more than `games.mixing.EDGE / k` (1.5 / k) and
+spend predictability where it pays, so what they give away averages about 1.3 times chance: over the hundreds
+of decisions measured here, luck alone does not cross 1.5.
 
 Mobsters' turns are played face up, but the way a phase goes could still tell what a hand lacks (a bot that
 always plays every mobster it holds tells, by ending its recruit phase, that it holds none). The measure there
@@ -40,7 +42,7 @@ from games.mobsters import RULESET as MOBSTERS
 from games.mobsters import bots as mobsters_bots
 from games.mobsters.cards import CARDS, Kind
 from games.registry import RULESETS
-from games.selfplay import play_out
+from games.selfplay import generator, play_out
 from games.twelve_gangsters import bots as twelve_gangsters_bots
 from tests.games.helpers import apply, created, given
 
@@ -75,8 +77,8 @@ MIN_DECISIONS = 150
 """Fewer decisions of a kind than this would say little."""
 
 
-Decision = tuple[str, str, dict[str, Any], dict[str, Any]]
-"""A bot kind, the decision's name, the seat's view, and the move the bot made."""
+Decision = tuple[str, str, dict[str, Any], dict[str, Any], mixing.Mixed]
+"""A bot kind, the decision's name, the seat's view, the move the bot made, and the distribution it drew it from."""
 
 
 def hidden_decisions(ruleset_id: str) -> list[Decision]:
@@ -84,22 +86,26 @@ def hidden_decisions(ruleset_id: str) -> list[Decision]:
     ruleset = RULESETS[ruleset_id]
     found: list[Decision] = []
 
-    def watch(kinds: list[str]) -> Callable[[Table, int, dict[str, Any]], None]:
+    def watch(kinds: list[str], seed: int) -> Callable[[Table, int, dict[str, Any]], None]:
         def seen(table: Table, seat: int, body: dict[str, Any]) -> None:
             decision = ruleset.awaiting(table.rules)[seat]
             if decision in HIDDEN[ruleset_id]:
-                found.append((kinds[seat], decision, tables.view(ruleset, table, seat), body))
+                view = tables.view(ruleset, table, seat)
+                rng = generator(seed, table.version, seat)  # the bot's own: its samples, then its draw
+                drawn = POLICIES[ruleset_id][kinds[seat]](view, rng)
+                assert kinds[seat] == "random" or mixing.draw(drawn, rng) == body  # (the random bot draws its own way)
+                found.append((kinds[seat], decision, view, body, drawn))
 
         return seen
 
     if ruleset_id == "mobsters":
         kinds, games = SETUPS
         for seed in range(games):
-            setups(kinds, seed, watch(kinds))
+            setups(kinds, seed, watch(kinds, seed))
     else:
         for kinds, games in TABLES[ruleset_id]:
             for seed in range(games):
-                play_out(ruleset, kinds, seed, watch(kinds))
+                play_out(ruleset, kinds, seed, watch(kinds, seed))
     return found
 
 
@@ -109,7 +115,7 @@ def setups(kinds: list[str], seed: int, watch: Callable[[Table, int, dict[str, A
     bots = {"random": random_bot, **MOBSTERS.bots}
     while table.rules.phase == "setup" and table.status is tables.Status.IN_PROGRESS:
         for seat in sorted(MOBSTERS.awaiting(table.rules)):
-            rng = random.Random(f"bot:{seed}:{table.version}:{seat}")
+            rng = generator(seed, table.version, seat)
             body = bots[kinds[seat]](tables.view(MOBSTERS, table, seat), rng)
             watch(table, seat, body)
             table = apply(MOBSTERS, table, tables.play(MOBSTERS, table, seat, move_of(body)))
@@ -142,27 +148,33 @@ def test_no_predictor_guesses_a_hidden_choice_much_better_than_chance(decisions:
     ruleset_id, found = decisions
     assert set(POLICIES[ruleset_id]) == {"random", *RULESETS[ruleset_id].bots}  # every bot kind is measured
     hits: dict[tuple[str, str], int] = defaultdict(int)
+    expected: dict[tuple[str, str], float] = defaultdict(float)
     chance: dict[tuple[str, str], float] = defaultdict(float)
     count: dict[tuple[str, str], int] = defaultdict(int)
-    for kind, decision, view, move in found:
+    for kind, decision, view, move, drawn in found:
         legal = view["you"]["legal_moves"]
         if len(legal) < 2:
             continue  # forced: nothing to guess
         key = (kind, decision)
-        hits[key] += predicted(POLICIES[ruleset_id][kind], view) == move
+        guess = predicted(POLICIES[ruleset_id][kind], view)
+        hits[key] += guess == move
+        expected[key] += chance_of(drawn, guess)
         chance[key] += 1 / len(legal)
         count[key] += 1
 
-    measured = {
-        key: f"{hits[key]}/{count[key]} right = {hits[key] / count[key]:.1%}, chance {chance[key] / count[key]:.1%}, "
-        f"{hits[key] / chance[key]:.2f} x chance"
+    report = f"{ruleset_id}: " + "; ".join(
+        f"{kind} {decision}: {hits[key]} of {count[key]} right = {hits[key] / count[key]:.1%}, chance "
+        f"{chance[key] / count[key]:.1%}: {hits[key] / chance[key]:.2f} x chance "
+        f"(by the bot's odds, {expected[key] / chance[key]:.2f} x)"
         for key in sorted(count)
-    }
-    report = f"{ruleset_id}: " + "; ".join(f"{kind} {decision}: {text}" for (kind, decision), text in measured.items())
+        for kind, decision in [key]
+    )
+    print(report)
     assert {kind for kind, _ in count} == set(POLICIES[ruleset_id]), report
     assert {decision for _, decision in count} == HIDDEN[ruleset_id], report
     assert all(n >= MIN_DECISIONS for n in count.values()), report
     assert all(hits[key] <= EDGE_CAP * chance[key] for key in count), report
+    assert all(expected[key] <= EDGE_CAP * chance[key] for key in count), report
 
 
 def test_every_hidden_choice_is_a_legal_mixed_choice_drawn_with_the_bots_generator(
@@ -171,7 +183,9 @@ def test_every_hidden_choice_is_a_legal_mixed_choice_drawn_with_the_bots_generat
     """Every candidate is legal and the chances add up to one; none is certain where there is a choice; the bot
     plays what its distribution draws with the generator it is handed, so two generators often differ."""
     ruleset_id, found = decisions
-    smart = [(view, move) for kind, _, view, move in found if kind == "smart" and len(view["you"]["legal_moves"]) > 1]
+    smart = [
+        (view, move) for kind, _, view, move, _ in found if kind == "smart" and len(view["you"]["legal_moves"]) > 1
+    ]
     bot = RULESETS[ruleset_id].bots["smart"]
     policy = POLICIES[ruleset_id]["smart"]
     differ = 0
