@@ -5,15 +5,16 @@ It decides from its seat's view alone (what the API shows that seat): its own ha
 scores, Boss and round. Every gangster is played exactly once, so each opponent's hand is deducible: the
 gangsters 1..N minus those already face up in its piles. Only the choices of the current round are hidden.
 
-For each legal card it samples the opponents' hidden choices from their hands (the same samples for every
-card, so the cards are compared on equal luck) and settles the round with the game's own `rules.reveal`. It
-adds what the rest of the game is worth: for itself, the cards it keeps split at best between the rounds it
-will be Boss (a high gangster succeeds unless someone matches it) and the others (a gangster succeeds only up
-to the Boss's); for each opponent, what it may still score playing at random. A sample's lead over the
-strongest opponent becomes a chance of winning by a logistic whose spread grows with the rounds left, and a
-card is worth its mean chance over the samples. With two rounds left it counts every outcome exactly: it
-enumerates every choice the opponents may make, plays both rounds out through the rules, and counts the games
-it wins (a shared victory included) by the game's own tally.
+For each legal card it weighs the opponents' hidden choices, the same for every card so that the cards are
+compared on equal luck: every choice they may make when that is at most `EXACT` settlements in all (in a game
+of three, its last eight rounds), else samples from their hands. It settles the round with the game's own
+`rules.reveal` and adds what the rest of the game is worth: for itself, the cards it keeps split at best between
+the rounds it will be Boss (a high gangster succeeds unless someone matches it) and the others (a gangster
+succeeds only up to the Boss's); for each opponent, what it may still score playing at random. A settlement's
+lead over the strongest opponent becomes a chance of winning by a logistic whose spread grows with the rounds
+left, and a card is worth its mean chance. With two rounds left it counts every outcome exactly: it enumerates
+every choice the opponents may make, plays both rounds out through the rules, and counts the games it wins (a
+shared victory included) by the game's own tally.
 
 Its hand and those estimates are everyone's to compute (every hand is deducible from the piles), so the card
 is drawn with the secret generator from `games.mixing.strategy`: never more than `mixing.EDGE` times a blind
@@ -38,6 +39,9 @@ from games.twelve_gangsters.state import State
 
 SAMPLES = 48
 """Sampled choices of the opponents per decision, shared by every candidate card."""
+EXACT = 600
+"""The most settlements (the opponents' choices in the round, times my cards) counted one by one rather than
+sampled: no more than the samples of a hand of twelve."""
 LEAD_TIE_BREAK = 0.001
 """With two rounds left: the weight of the lead (in points), next to the chance of winning."""
 SPREAD = 3.0
@@ -61,7 +65,7 @@ def smart_policy(view: dict[str, Any], rng: random.Random) -> mixing.Mixed:
     if len(cards) == 2:
         worth = [seen.last_two(card) for card in cards]
     else:
-        samples = [seen.sample_choices(rng) for _ in range(SAMPLES)]
+        samples = seen.round_choices(rng)
         worth = [seen.chance(card, samples) for card in cards]
     return mixing.mixed(legal, mixing.strategy(worth, PRICE))
 
@@ -101,26 +105,31 @@ class Seen:
 
     # --- the current round ---------------------------------------------------------------------------------
 
+    def round_choices(self, rng: random.Random) -> list[list[int]]:
+        """This round's hidden choices to weigh: every one the opponents may make, when they are few; else samples."""
+        hands = [[0] if s == self.me else hand for s, hand in enumerate(self.hands)]
+        if math.prod(len(hand) for hand in hands) * len(self.hands[self.me]) <= EXACT:
+            return [list(plays) for plays in itertools.product(*hands)]
+        return [self.sample_choices(rng) for _ in range(SAMPLES)]
+
     def sample_choices(self, rng: random.Random) -> list[int]:
         """One guess at this round's hidden choices: each opponent's gangster uniform over its hand."""
         return [0 if s == self.me else rng.choice(hand) for s, hand in enumerate(self.hands)]
 
     def chance(self, card: int, samples: list[list[int]]) -> float:
-        """My chance of winning if I play `card` now: over the samples, a logistic of my final score less the
-        strongest opponent's."""
+        """My chance of winning if I play `card` now: over the opponents' choices weighed (`samples`), a logistic
+        of my final score less the strongest opponent's."""
         me = self.me
-        mine_later = self.plan([c for c in self.hands[me] if c != card])
+        base = [score + later for score, later in zip(self.scores, self.others_later, strict=True)]
+        base[me] += self.plan([c for c in self.hands[me] if c != card])
         spread = SPREAD * math.sqrt(len(self.hands[me]))
         total = 0.0
         for sample in samples:
             plays = [card if s == me else c for s, c in enumerate(sample)]
             succeeded = rules.reveal(self.state, plays).succeeded
-            finals = [
-                score + (plays[s] if s in succeeded else 0) + later
-                for s, (score, later) in enumerate(zip(self.scores, self.others_later, strict=True))
-            ]
-            lead = finals[me] + mine_later - max(f for s, f in enumerate(finals) if s != me)
-            total += 1 / (1 + math.exp(-lead / spread))
+            finals = [b + plays[s] if s in succeeded else b for s, b in enumerate(base)]
+            mine = finals.pop(me)
+            total += 1 / (1 + math.exp((max(finals) - mine) / spread))
         return total / len(samples)
 
     # --- the rounds after it -------------------------------------------------------------------------------

@@ -169,6 +169,22 @@ def test_the_smart_bot_decides_the_same_whatever_another_seat_chose_in_secret(se
         assert distributions[0] == distributions[1]
 
 
+def test_with_few_choices_to_weigh_the_estimates_count_them_all() -> None:
+    """In a game of three, from the fifth round on, every choice of the opponents is settled: the distribution is
+    the view's alone, whatever the generator."""
+    rng = random.Random(8)
+    for _ in range(10):
+        table = given(RULESET, created(RULESET, 3, seed=rng.randrange(1000)))
+        until = rng.randrange(5, table.rules.rounds - 1)  # three cards or more left, so no exact endgame yet
+        while table.rules.round < until:
+            for seat in range(3):
+                card = rng.choice(table.rules.hands[seat])
+                table = apply(RULESET, table, tables.play(RULESET, table, seat, Play(card=card)))
+        view = tables.view(RULESET, table, 0)
+
+        assert smart_policy(view, random.Random(1)) == smart_policy(view, random.Random(2))
+
+
 def test_with_two_rounds_left_the_better_gangster_is_the_likelier_but_never_certain() -> None:
     """The exact endgame is mixed too: a predictor who counts it as the bot does is right at most 3 times in 4."""
     rng = random.Random(5)
