@@ -1,4 +1,4 @@
-"""The `smart` bot of Ca$h 'n Guns: a chance of winning read from the seat's view, sampled where it is hidden, and
+"""The `smart` bot of Ca$h 'n Guns: a chance of winning read from the seat's view, weighed where it is hidden, and
 its hidden choices drawn from mixed strategies over those estimates.
 
 It decides from its seat's view alone (what the API shows that seat): its own bullet cards, loaded card,
@@ -23,9 +23,10 @@ stands with `P_STAND`. The generator serves the samples and the draws of the mix
   chance `LOW_EDGE / k` of k targets. A retarget, which the table sees as it is made, goes to the best of them.
 - Privilege: order a seat aiming at me to aim elsewhere (it may not aim at me again); else skip, since an
   ordered seat may turn its gun on me.
-- Courage: sample the others' bullets and courage and compare my chance of winning standing (the wounds and
-  deaths, then the sharing played out: me greedy on my worth, the others on face value) with lying down (the
-  others share without me). The better one is chosen with the chance `games.mixing.EDGE / 2` (0.75) where it is
+- Courage: weigh the others' bullets and courage (every combination, each with its chance, when at most four
+  others live; else samples) and compare my chance of winning standing (the wounds and deaths, then the
+  sharing played out: me greedy on my worth, the others on face value) with lying down (the others share
+  without me). The better one is chosen with the chance `games.mixing.EDGE / 2` (0.75) where it is
   worth more than `COURAGE_PRICE` by that utility; a closer call is a coin toss.
 - Take: the card worth most to me, or the New Godfather token (the first pick and the privilege next turn)
   when it costs me little: no card at all when my picks this turn do not shrink, and a turn is still to come.
@@ -38,6 +39,7 @@ did (see the README's table).
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections.abc import Sequence
@@ -59,7 +61,9 @@ P_BANG = 0.45
 P_STAND = 0.55
 """The chance another seat stands."""
 SAMPLES = 64
-"""Sampled outcomes of the others' hidden choices per courage decision."""
+"""Sampled outcomes of the others' hidden choices per courage decision, when they are too many to weigh each."""
+HIDDEN_COURAGE = ((1 - P_STAND, False, False), (P_STAND * (1 - P_BANG), True, False), (P_STAND * P_BANG, True, True))
+"""What another seat may do, as (chance, stands, fires a Bang!)."""
 BONUS_SAMPLES = 96
 """Sampled whereabouts of the diamonds when a diamond may be taken."""
 DEAD_AT = 3
@@ -91,6 +95,8 @@ LAST_RIVAL = 30000
 CLIP_WORTH = 5000
 HEAL_WORTH = (0, 9000, 30000)
 """A first-aid kit, by my wounds."""
+COURAGE_EXACT = 81
+"""The most combinations of the others' courage and bullets weighed one by one rather than sampled."""
 COURAGE_PRICE = 0.12
 """What a courage foreseen for sure costs, in the utility's units (see `games.mixing.strategy`)."""
 
@@ -323,22 +329,39 @@ class Seen:
         return mixing.certain(next(move for move in legal if move["type"] == "skip_privilege"))
 
     def courage(self, legal: list[dict[str, Any]], rng: random.Random) -> mixing.Mixed:
-        """Standing or lying down by my chance of winning either way, sampled: a gun on me may wound me, lying down
+        """Standing or lying down by my chance of winning either way, weighed: a gun on me may wound me, lying down
         leaves the loot to the others. A clear call is mostly followed, a close one a coin toss."""
         rivals = self.rivals()
         standing = lying = 0.0
-        for _ in range(SAMPLES):
-            stands = {s: rng.random() < P_STAND for s in self.others}
-            bangs = {s: rng.random() < P_BANG for s in self.others}
+        for weight, stands, bangs in self.hidden_courage(rng):
             if self.loaded == "bang":
                 bangs[self.me] = True
-            standing += self._outcome(rivals, stands | {self.me: True}, bangs)
-            lying += self._outcome(rivals, stands | {self.me: False}, bangs)
-        worth = [(standing if move["stand"] else lying) / SAMPLES for move in legal]
+            standing += weight * self._outcome(rivals, stands | {self.me: True}, bangs)
+            lying += weight * self._outcome(rivals, stands | {self.me: False}, bangs)
+        worth = [standing if move["stand"] else lying for move in legal]
         return mixing.mixed(legal, mixing.strategy(worth, COURAGE_PRICE))
 
+    def hidden_courage(self, rng: random.Random) -> list[tuple[float, dict[int, bool], dict[int, bool]]]:
+        """The others' courage and bullets to weigh, each with its chance: every combination while they are few
+        (each seat lies down, or stands with a Click, or with a Bang!), else samples."""
+        if 3 ** len(self.others) > COURAGE_EXACT:
+            return [
+                (
+                    1 / SAMPLES,
+                    {s: rng.random() < P_STAND for s in self.others},
+                    {s: rng.random() < P_BANG for s in self.others},
+                )
+                for _ in range(SAMPLES)
+            ]
+        found: list[tuple[float, dict[int, bool], dict[int, bool]]] = []
+        for combination in itertools.product(HIDDEN_COURAGE, repeat=len(self.others)):
+            stands = {s: stand for s, (_, stand, _) in zip(self.others, combination, strict=True)}
+            bangs = {s: bang for s, (_, _, bang) in zip(self.others, combination, strict=True)}
+            found.append((math.prod(chance for chance, _, _ in combination), stands, bangs))
+        return found
+
     def _outcome(self, rivals: dict[int, float], stands: dict[int, bool], bangs: dict[int, bool]) -> float:
-        """My utility after this turn's bullets and sharing, as sampled."""
+        """My utility after this turn's bullets and sharing, were the others' choices these."""
         hits = dict.fromkeys(self.alive, 0)
         for s in self.alive:
             target = self.target_of(s)

@@ -15,7 +15,7 @@ from games import table as tables
 from games.base import Move
 from games.bots import random_bot
 from games.cash_n_guns import RULESET
-from games.cash_n_guns.bots import smart_bot, smart_policy
+from games.cash_n_guns.bots import Seen, smart_bot, smart_policy
 from games.cash_n_guns.moves import Courage, Load, SkipPrivilege, Take
 from games.cash_n_guns.state import Phase
 from games.selfplay import simulate
@@ -169,6 +169,28 @@ def test_the_smart_bot_decides_the_same_whatever_courage_another_seat_chose(seat
         two = apply(RULESET, table, tables.play(RULESET, table, other, Courage(stand=False)))
 
         assert same_decisions_until_the_bullets(one, two, me, rng) == 1
+
+
+@pytest.mark.parametrize("seats", [4, 5])
+def test_with_four_others_or_fewer_its_courage_weighs_every_combination(seats: int) -> None:
+    """Each other seat lies down, or stands with a Click or a Bang!: every combination is weighed by its chance,
+    whatever the generator, so the distribution is the view's alone."""
+
+    def choosing(table: Table) -> bool:
+        return table.rules.phase is Phase.COURAGE and 0 in RULESET.awaiting(table.rules)
+
+    rng = random.Random(seats)
+    for _ in range(6):
+        table = random_moment(seats, rng, choosing)
+        view = tables.view(RULESET, table, 0)
+        seen = Seen(view)
+
+        weighed = seen.hidden_courage(random.Random(1))
+
+        assert len(weighed) == 3 ** len(seen.others)
+        assert sum(weight for weight, _, _ in weighed) == pytest.approx(1.0)
+        assert weighed == seen.hidden_courage(random.Random(2))
+        assert smart_policy(view, random.Random(1)) == smart_policy(view, random.Random(2))
 
 
 # --- plain situations ----------------------------------------------------------------------------------------
