@@ -503,7 +503,7 @@ def _legal(wanted: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any
 def _setup(legal: list[dict[str, Any]]) -> mixing.Mixed:
     """A hand with no mobster is mostly redealt, but kept often enough that keeping proves no mobster."""
     worth = [1.0 if move["type"] == "redeal" else 0.0 for move in legal]
-    return mixing.mixed(legal, mixing.strategy(worth, edge=mixing.LOW_EDGE))
+    return mixing.mixed(legal, mixing.preferring(worth))
 
 
 def _turn_policy(seen: Seen, legal: list[dict[str, Any]]) -> mixing.Mixed:
