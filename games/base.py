@@ -246,8 +246,8 @@ class Ruleset(Generic[S]):
     - `secret_fields`: the payload field of each event type that only the event's seat (and EVERYONE)
       sees, as `event_view` redacts it with `redacted`; it is optional in the event's schema.
     - `bots`: the game's own bots by kind (e.g. "smart"), each a function of a seat's view (what
-      `view` shows that seat, with its `legal_moves`) and a seeded generator, answering a move body.
-      The generic "random" bot serves every game.
+      `view` shows that seat, with its `legal_moves`) and a seeded generator, answering a move body; a
+      hidden choice is drawn from a mixed strategy (`games.mixing`). The generic "random" bot serves every game.
     - `time_limit(state)`: seconds the current wait may last by the game's own rules (an aiming
       window), or None to use the table's `move_deadline_s` option, if any.
     - `timeout(state, rng)`: what being late means now, as events; None means "nothing special": a

@@ -8,12 +8,15 @@ tallies who wins: how a bot compares with its fair share of victories.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from games import table as tables
 from games.base import MoveFormatError, Result, Ruleset
 from games.bots import random_bot
+
+Watch = Callable[[tables.Table[Any], int, dict[str, Any]], None]
+"""Told of each bot move before it is played: the table then, the seat, and the move body."""
 
 
 class SelfPlayError(RuntimeError):
@@ -26,8 +29,11 @@ def play_game(ruleset: Ruleset[Any], seat_kinds: Sequence[str], seed: int) -> Re
     return ruleset.result(table.rules)
 
 
-def play_out(ruleset: Ruleset[Any], seat_kinds: Sequence[str], seed: int) -> tables.Table[Any]:
-    """The finished table of one game with a bot of `seat_kinds[i]` in seat i, created with `seed`.
+def play_out(
+    ruleset: Ruleset[Any], seat_kinds: Sequence[str], seed: int, watch: Watch | None = None
+) -> tables.Table[Any]:
+    """The finished table of one game with a bot of `seat_kinds[i]` in seat i, created with `seed`; `watch`, if
+    given, is told of every move.
 
     Bots move at once, as the house makes them do, so a time limit (an aiming window) never runs out:
     a wait closes when its last awaited seat moves. A game that awaits nobody and is not over is a bug.
@@ -47,7 +53,9 @@ def play_out(ruleset: Ruleset[Any], seat_kinds: Sequence[str], seed: int) -> tab
             # never true; a move below may finish the game before the next seat's turn.
             if table.status is tables.Status.FINISHED or seat not in ruleset.awaiting(table.rules):  # type: ignore[comparison-overlap]
                 continue  # an earlier move this pass ended the wait (or the game)
-            body = bots[seat](tables.view(ruleset, table, seat), random.Random(f"{seed}:{table.version}:{seat}"))
+            body = bots[seat](tables.view(ruleset, table, seat), generator(seed, table.version, seat))
+            if watch is not None:
+                watch(table, seat, body)
             try:
                 move = ruleset.parse_move(body)
             except MoveFormatError as error:
@@ -55,6 +63,11 @@ def play_out(ruleset: Ruleset[Any], seat_kinds: Sequence[str], seed: int) -> tab
             for event in tables.play(ruleset, table, seat, move):
                 table = tables.evolve(ruleset, table, event)
     return table
+
+
+def generator(seed: int, version: int, seat: int) -> random.Random:
+    """The generator a bot is handed for one move of a self-played game: its own for each game, moment and seat."""
+    return random.Random(f"{seed}:{version}:{seat}")
 
 
 def game_seeds(seed: int, games: int) -> list[int]:

@@ -1,8 +1,9 @@
-"""The `smart` bot of Mobsters: a greedy plan of the turn, each mobster's one action given to the job worth most.
+"""The `smart` bot of Mobsters: a greedy plan of the turn, each mobster's one action given to the job worth most,
+and cards held back at times so that what it does not play tells little of its hand.
 
 It decides from its seat's view alone (what the API shows that seat): its own hand and money, and the public
-table (every seat's money, hand count, mobsters with their operations, Law cards and spent actions, the deck's
-size, the discard pile, the phase and turn). Nothing hidden is read: not the deck, not another seat's hand.
+table (every seat's money, hand count, mobsters with their operations, Law cards and deeds, the deck's size, the
+discard pile, the phase and turn). Nothing hidden is read: not the deck, not another seat's hand.
 
 Money is the score, so every choice is priced in dollars:
 - The rest of the game: the turns left are the deck's size over the cards a turn draws (the draws seen so far,
@@ -13,25 +14,40 @@ Money is the score, so every choice is priced in dollars:
   strongest opponent in full, the weaker ones less, since what I take from one helps only against that one.
 - The turn plan: every mobster with its action is given one job of the turn's phases still to come (a Hit or a
   Destroy card, a crime, a petty crime, doubling its best income, attaching an operation from hand or moving one
-  to a mobster that earns more on it or is free of the Law, a bribe), greedily by value and then improved by
-  swapping jobs between two mobsters (so Fingers keeps the Safecracking). Each phase makes the jobs planned for
-  it, then the moves that spend no action (charges on the strongest opponent, every recruit, arrests of the
-  opponents' best earners, escapes for my best earners), and only then ends the phase.
+  to a mobster that earns more on it or is free of the Law, a bribe), greedily by value (a tie by the cards'
+  and mobsters' names) and then improved by swapping jobs between two mobsters (so Fingers keeps the
+  Safecracking). The moves that spend no action: charges on the strongest opponent, recruits, arrests of the
+  opponents' best earners, escapes for my best earners.
 - Extra cards: bought with a mobster that has nothing better to do, when the cards still unseen are worth more
   on average than their price; and, near the end, to draw the last card while I am the richest (the game ends
   at once). Never to draw the last card while behind.
-- Discards: the card worth least to me. A hand dealt with no mobster is always redealt. A dead mobster's
-  operations go to the mobster that earns most on them, free of the Law, spreading them so more can be doubled.
+- Discards: the card worth least to me. A dead mobster's operations go to the mobster that earns most on them,
+  free of the Law, spreading them so more can be doubled.
 
-The rng only breaks ties between jobs of equal value.
+What a phase does not play must not tell what the hand lacks: a bot that plays every mobster it holds tells, by
+ending its recruit phase, that it holds none. So each phase plays its kinds of cards from hand in an order
+(`STAGES`: Hit then Destroy cards; crimes; Costs of Doing Business; mobsters; Law then Escape Law cards), each as
+if the later kinds were not in hand, and each time it would play one it holds that kind back instead with the
+chance `HOLD_BACK`: it goes on as it would without cards of that kind, to the phase's end mostly. The moves that
+play none of them come first where they are the same with the cards or without (attaching operations, in the
+Recruit phase), and after them where the same mobsters may do either (a crime or a petty crime) or the cards
+change them (a double, a bribe); once such a move is made (its deed shows) the cards stay held back. So whatever
+a phase's course, it is at most 1 / HOLD_BACK times likelier from a hand without a kind of card than from one
+holding it.
+
+The setup decision is secret: a hand dealt with no mobster is redealt with the chance `games.mixing.LOW_EDGE /
+2` (0.65) and kept otherwise, so keeping proves no mobster. The plan draws nothing at random; the generator
+serves those draws.
 """
 
 from __future__ import annotations
 
+import copy
 import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from games import mixing
 from games.mobsters.cards import CARDS, DECK, PETTY_CRIMES, Kind, bonus, earnings
 from games.mobsters.state import BRIBE_PRICE, DRAWS, EXTRA_CARD_PRICE, HAND
 
@@ -66,6 +82,24 @@ KEEP_MOBSTER = 100_000
 """A mobster in hand is never discarded while another card may go."""
 KEEP_FOR_BONUS = 0.8
 """The chance a crime kept for a mobster with a bonus on it is still committed by that mobster later."""
+HOLD_BACK = 0.35
+"""The chance that I hold back the cards of a kind I would play now and go on as if I held none: whoever sees me
+go on so (to the phase's end, mostly) finds it at most 1 / HOLD_BACK times likelier that I hold none."""
+STAGES: dict[str, tuple[frozenset[Kind], ...]] = {
+    "hit": (frozenset({Kind.HIT}), frozenset({Kind.DESTROY})),
+    "crime": (frozenset({Kind.MAJOR_CRIME, Kind.ARMED_ROBBERY}),),
+    "collection": (frozenset({Kind.COST}),),
+    "recruit": (frozenset({Kind.MOBSTER}),),
+    "law": (frozenset({Kind.LAW}), frozenset({Kind.ESCAPE})),
+}
+"""The kinds of cards from hand each phase plays, in the order it plays them, each held back at times."""
+PLAIN_FIRST = {"hit", "recruit"}
+"""The phases whose moves that play none of those cards come first: they are the same with the cards or without.
+In the others the same mobster may do either (a crime or a petty crime) or what it does depends on the cards (a
+bribe, or an escape), so the cards come first, and a move that plays none shows that they are done."""
+PLAIN_DEED = {"crime": "petty_crime", "collection": "double_income"}
+"""The deed of a move that plays no card, in the phases whose cards come first (the law phase's is a bribe)."""
+END_PHASE: dict[str, Any] = {"type": "end_phase"}
 
 
 @dataclass
@@ -77,6 +111,7 @@ class Member:
     ops: list[str]
     law: list[str]
     has_action: bool
+    deed: str | None = None
 
     @property
     def free(self) -> bool:
@@ -113,7 +148,14 @@ class Seen:
         self.money: list[int] = [s["money"] for s in seats]
         self.crews: list[list[Member]] = [
             [
-                Member(m["card"], s, list(m["operations"]), list(m["law"]), bool(m["has_action"]))
+                Member(
+                    m["card"],
+                    s,
+                    list(m["operations"]),
+                    list(m["law"]),
+                    bool(m["has_action"]),
+                    m["deed"]["action"] if m.get("deed") else None,
+                )
                 for m in seat["mobsters"]
             ]
             for s, seat in enumerate(seats)
@@ -239,6 +281,12 @@ class Seen:
                 seen.update(m.ops)
                 seen.update(m.law)
         return [c for c in DECK if c not in seen]
+
+    def without(self, kinds: frozenset[Kind]) -> Seen:
+        """The same view, but for a hand without cards of these kinds."""
+        other = copy.copy(self)
+        other.hand = [c for c in self.hand if CARDS[c].kind not in kinds]
+        return other
 
 
 # --- the turn plan -------------------------------------------------------------------------------------------
@@ -373,16 +421,14 @@ def _attach_jobs(seen: Seen, actors: list[Member]) -> list[Job]:
     return found
 
 
-def plan(seen: Seen, phases: tuple[str, ...], rng: random.Random) -> dict[str, tuple[float, str, dict[str, Any]]]:
+def plan(seen: Seen, phases: tuple[str, ...]) -> dict[str, tuple[float, str, dict[str, Any]]]:
     """Each mobster's job for the rest of the turn, `plan[mobster] = (value, phase, move)`: greedily the most
-    valuable first, then improved by moving a mobster to a free job or swapping two mobsters' jobs."""
+    valuable first (a tie by the names of the card and the mobster), then improved by moving a mobster to a free
+    job or swapping two mobsters' jobs."""
     found = jobs(seen, phases)
-    order = list(range(len(found)))
-    rng.shuffle(order)  # ties only
-    rank = {i: r for r, i in enumerate(order)}
     pairs = sorted(
         ((value, i, m) for i, job in enumerate(found) for m, (value, _) in job.options.items()),
-        key=lambda p: (-p[0], rank[p[1]], p[2]),
+        key=lambda p: (-p[0], found[p[1]].resource, p[2]),
     )
     given: dict[str, int] = {}
     taken: set[int] = set()
@@ -423,24 +469,98 @@ def plan(seen: Seen, phases: tuple[str, ...], rng: random.Random) -> dict[str, t
 
 
 def smart_bot(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """The move the plan of the turn wants now; from the seat's view and `rng` only. Always a legal move."""
+    """A move drawn from `smart_policy`; from the seat's view and `rng` only. Always a legal move."""
+    return mixing.play(smart_policy, view, rng)
+
+
+def smart_policy(view: dict[str, Any], rng: random.Random) -> mixing.Mixed:
+    """Each move the plan of the turn may make now, with its chance."""
     legal: list[dict[str, Any]] = view["you"]["legal_moves"]
     if len(legal) == 1:
-        return legal[0]
+        return mixing.certain(legal[0])
     types = {m["type"] for m in legal}
     seen = Seen(view)
     if "redeal" in types:
-        wanted: dict[str, Any] | None = {"type": "redeal"}
-    elif "reassign" in types:
-        wanted = _reassign(seen, legal)
-    elif "discard" in types:
-        wanted = _discard(seen, legal)
-    else:
-        wanted = _turn_move(seen, rng)
-    if wanted is not None and wanted in legal:
-        return next(m for m in legal if m == wanted)
-    # never expected: a plan the rules refuse; ending the phase is always safe in a turn
-    return next((m for m in legal if m["type"] == "end_phase"), legal[0])
+        return _setup(legal)
+    if "reassign" in types:
+        return mixing.certain(_reassign(seen, legal))
+    if "discard" in types:
+        return mixing.certain(_discard(seen, legal))
+    if seen.phase == "draw":
+        return mixing.certain(_legal(_draw(seen), legal))
+    if seen.phase not in STAGES:
+        return mixing.certain(_legal(END_PHASE, legal))
+    return _turn_policy(seen, legal)
+
+
+def _legal(wanted: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """The wanted move; never expected otherwise: a plan the rules refuse, for which ending the phase is safe."""
+    if wanted in legal:
+        return wanted
+    return next((m for m in legal if m == END_PHASE), legal[0])
+
+
+def _setup(legal: list[dict[str, Any]]) -> mixing.Mixed:
+    """A hand with no mobster is mostly redealt, but kept often enough that keeping proves no mobster."""
+    worth = [1.0 if move["type"] == "redeal" else 0.0 for move in legal]
+    return mixing.mixed(legal, mixing.preferring(worth))
+
+
+def _turn_policy(seen: Seen, legal: list[dict[str, Any]]) -> mixing.Mixed:
+    """The phase's next move, its cards held back at times: instead of the next card of a kind I would play, with
+    a chance `HOLD_BACK`, I go on as I would without cards of that kind (`Seen.without`), to the phase's end
+    mostly. So at every move a hand without cards of a kind and a hand holding them back look alike: the kinds
+    are played in their order (`STAGES`), each as if the later ones were not in hand."""
+    stages = STAGES[seen.phase]
+    if seen.phase in PLAIN_FIRST:
+        plain = _planned_now(seen.without(frozenset().union(*stages)))
+        if plain:
+            return mixing.certain(_legal(plain[0], legal))
+    for i, kinds in enumerate(stages):
+        if not any(CARDS[c].kind in kinds for c in seen.hand):
+            continue
+        card = (
+            None if _stage_over(seen, kinds) else _card_move(seen.without(frozenset().union(*stages[i + 1 :])), kinds)
+        )
+        without = _turn_policy(seen.without(kinds), legal)
+        if card is None:
+            return without
+        return mixing.blend((mixing.certain(_legal(card, legal)), 1 - HOLD_BACK), (without, HOLD_BACK))
+    return mixing.certain(_legal(next(iter(_planned_now(seen)), END_PHASE), legal))
+
+
+def _stage_over(seen: Seen, kinds: frozenset[Kind]) -> bool:
+    """Whether this phase has gone past its cards of these kinds, as the table shows: a move that plays none was
+    made where the cards come first (its deed: a petty crime, a double, a bribe), or a card of a later kind was
+    played (a Destroy card's deed; an Escape Law card, which tops the discard pile with the Law card it removed:
+    another seat's escape left there looks the same, and then my Law cards wait a turn)."""
+    deeds = {m.deed for m in seen.mine if m.deed}
+    if seen.phase == "hit":
+        return Kind.HIT in kinds and "destroy" in deeds
+    if seen.phase == "law":
+        escaped = [CARDS[c].kind for c in seen.discard[-2:]] == [Kind.ESCAPE, Kind.LAW]
+        return "bribe" in deeds or (Kind.LAW in kinds and escaped)
+    return PLAIN_DEED.get(seen.phase) in deeds
+
+
+def _card_move(seen: Seen, kinds: frozenset[Kind]) -> dict[str, Any] | None:
+    """The next card of these kinds I would play: a move that spends no action (recruit, charge, arrest, escape),
+    else a job planned for one of my mobsters (a hit, a destroy, a crime)."""
+    free = _free_move(seen, kinds)
+    if free is not None:
+        return free
+    for move in _planned_now(seen):
+        card = move.get("card")
+        if card in seen.hand and CARDS[card].kind in kinds:
+            return move
+    return None
+
+
+def _planned_now(seen: Seen) -> list[dict[str, Any]]:
+    """The moves the plan of the turn gives my mobsters in this phase, the most valuable first."""
+    planned = plan(seen, PHASES[PHASES.index(seen.phase) :])
+    now = sorted(((value, m, move) for m, (value, p, move) in planned.items() if p == seen.phase), reverse=True)
+    return [move for _, _, move in now]
 
 
 def _reassign(seen: Seen, legal: list[dict[str, Any]]) -> dict[str, Any]:
@@ -467,36 +587,18 @@ def _discard(seen: Seen, legal: list[dict[str, Any]]) -> dict[str, Any]:
     return min(legal, key=lambda mv: (worth(mv["cards"][0]), mv["cards"][0]))
 
 
-def _turn_move(seen: Seen, rng: random.Random) -> dict[str, Any] | None:
-    """The active seat's move in its turn: the free moves of the phase, then the jobs planned for it, then on."""
-    phase = seen.phase
-    if phase not in PHASES:
-        return None
-    rest = PHASES[PHASES.index(phase) :]
-    if phase == "draw":
-        return _draw(seen, rng)
-    free = _free_move(seen, phase)
-    if free is not None:
-        return free
-    planned = plan(seen, rest, rng)
-    now = [(value, m, move) for m, (value, p, move) in planned.items() if p == phase]
-    if now:
-        return max(now, key=lambda x: (x[0], x[1]))[2]
-    return {"type": "end_phase"}
-
-
-def _free_move(seen: Seen, phase: str) -> dict[str, Any] | None:
-    """A move of this phase that spends no action: recruit, charge, arrest, escape."""
+def _free_move(seen: Seen, kinds: frozenset[Kind]) -> dict[str, Any] | None:
+    """A move that spends no action and plays a card of these kinds: recruit, charge, arrest, escape."""
     hand = seen.hand
-    if phase == "recruit":
+    if Kind.MOBSTER in kinds:
         recruits = sorted(c for c in hand if CARDS[c].kind is Kind.MOBSTER)
         if recruits:
             return {"type": "recruit", "card": recruits[0]}
-    if phase == "collection":
+    if Kind.COST in kinds:
         costs = sorted((c for c in hand if CARDS[c].kind is Kind.COST), key=lambda c: (-CARDS[c].amount, c))
         if costs:
             return {"type": "charge", "card": costs[0], "target": seen.strongest_rival()}
-    if phase == "law":
+    if Kind.ESCAPE in kinds:
         escape = next((c for c in sorted(hand) if CARDS[c].kind is Kind.ESCAPE), None)
         arrested = [m for m in seen.mine if m.law]
         if escape and arrested:
@@ -504,6 +606,7 @@ def _free_move(seen: Seen, phase: str) -> dict[str, Any] | None:
             best = max(arrested, key=lambda m: (m.card in freed, seen.freeing_worth(m), -len(m.law), m.card))
             if best.card in freed:  # an escape that frees nobody is kept for a later arrest
                 return {"type": "escape", "card": escape, "law": best.law[0]}
+    if Kind.LAW in kinds:
         law = next((c for c in sorted(hand) if CARDS[c].kind is Kind.LAW), None)
         targets = seen.rivals()
         if law and targets:
@@ -512,7 +615,7 @@ def _free_move(seen: Seen, phase: str) -> dict[str, Any] | None:
     return None
 
 
-def _draw(seen: Seen, rng: random.Random) -> dict[str, Any]:
+def _draw(seen: Seen) -> dict[str, Any]:
     """Buy an extra card with an idle mobster when it pays, or to draw the last card while I am the richest."""
     me = seen.me
     buyers = [m for m in seen.mine if m.has_action]
@@ -526,7 +629,7 @@ def _draw(seen: Seen, rng: random.Random) -> dict[str, Any]:
         return {"type": "draw_extra", "mobster": buyer.card}  # the game ends on the last card, me the richest
     if seen.deck <= 1:
         return {"type": "end_phase"}  # never end the game while behind
-    planned = plan(seen, PHASES[1:], rng)
+    planned = plan(seen, PHASES[1:])
     spared = {m.card: planned[m.card][0] if m.card in planned else 0.0 for m in buyers}
     buyer = min(buyers, key=lambda m: (spared[m.card], m.card))
     unseen = seen.unseen()

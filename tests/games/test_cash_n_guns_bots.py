@@ -1,5 +1,6 @@
 """The `smart` bot of Ca$h 'n Guns: a legal move in every phase, decided from its seat's view alone, sensible
-choices in plain situations, and far more victories than random seats."""
+choices in plain situations (the likelier ones, where the choice is hidden and so mixed), and far more victories
+than random seats."""
 
 from __future__ import annotations
 
@@ -10,11 +11,12 @@ from typing import Any
 import msgspec
 import pytest
 
+from games import mixing
 from games import table as tables
 from games.base import Move
 from games.bots import random_bot
 from games.cash_n_guns import RULESET
-from games.cash_n_guns.bots import smart_bot
+from games.cash_n_guns.bots import Seen, smart_bot, smart_policy
 from games.cash_n_guns.moves import Courage, Load, SkipPrivilege, Take
 from games.cash_n_guns.state import Phase
 from games.selfplay import simulate
@@ -40,6 +42,15 @@ def played(table: Table, seat: int, body: dict[str, Any]) -> Table:
 def smart_move(table: Table, seat: int) -> dict[str, Any]:
     """The smart bot's move for the seat, from the seat's view, with a generator seeded by the moment."""
     return smart_bot(tables.view(RULESET, table, seat), random.Random(f"bot:{table.version}:{seat}"))
+
+
+def chances(table: Table, seat: int) -> list[tuple[dict[str, Any], float]]:
+    """The smart bot's distribution for the seat: each move it may make, with its chance."""
+    return smart_policy(tables.view(RULESET, table, seat), random.Random(f"bot:{table.version}:{seat}"))
+
+
+def chance_of(table: Table, seat: int, move: dict[str, Any]) -> float:
+    return sum(p for m, p in chances(table, seat) if m == move)
 
 
 def started(seats: int, rng: random.Random) -> Table:
@@ -106,7 +117,7 @@ def random_moment(seats: int, rng: random.Random, wanted: Callable[[Table], bool
 
 def same_decisions_until_the_bullets(one: Table, two: Table, me: int, rng: random.Random) -> int:
     """Both tables played on with the same moves until the bullets reveal how they differ; at each of my
-    decisions the smart bot must decide the same at both. How many of my decisions were compared."""
+    decisions the smart bot's distribution must be the same at both. How many of my decisions were compared."""
     compared = 0
     this_turn = one.rules.turn
     while (
@@ -115,8 +126,8 @@ def same_decisions_until_the_bullets(one: Table, two: Table, me: int, rng: rando
         assert one.rules != two.rules  # the tables differ, in the other seat's secret only
         seat = rng.choice(sorted(RULESET.awaiting(one.rules)))
         if seat == me:
+            assert chances(one, me) == chances(two, me)
             body = smart_move(one, me)
-            assert smart_move(two, me) == body
             compared += 1
         else:
             body = random_bot(tables.view(RULESET, one, seat), rng)
@@ -161,6 +172,28 @@ def test_the_smart_bot_decides_the_same_whatever_courage_another_seat_chose(seat
         assert same_decisions_until_the_bullets(one, two, me, rng) == 1
 
 
+@pytest.mark.parametrize("seats", [4, 5])
+def test_with_four_others_or_fewer_its_courage_weighs_every_combination(seats: int) -> None:
+    """Each other seat lies down, or stands with a Click or a Bang!: every combination is weighed by its chance,
+    whatever the generator, so the distribution is the view's alone."""
+
+    def choosing(table: Table) -> bool:
+        return table.rules.phase is Phase.COURAGE and 0 in RULESET.awaiting(table.rules)
+
+    rng = random.Random(seats)
+    for _ in range(6):
+        table = random_moment(seats, rng, choosing)
+        view = tables.view(RULESET, table, 0)
+        seen = Seen(view)
+
+        weighed = seen.hidden_courage(random.Random(1))
+
+        assert len(weighed) == 3 ** len(seen.others)
+        assert sum(weight for weight, _, _ in weighed) == pytest.approx(1.0)
+        assert weighed == seen.hidden_courage(random.Random(2))
+        assert smart_policy(view, random.Random(1)) == smart_policy(view, random.Random(2))
+
+
 # --- plain situations ----------------------------------------------------------------------------------------
 
 
@@ -171,26 +204,28 @@ def two_wounds_on_seat_0(godfather: int = 1, piles: Any = None) -> Table:
     return table
 
 
-def test_it_stands_when_no_gun_points_at_it() -> None:
+def test_it_stands_at_least_as_often_as_not_when_no_gun_points_at_it() -> None:
+    """On the first turn a share of one pile moves its chance of winning less than the courage's price: a coin toss
+    there buys the predictability spent where a wound or a death is at stake."""
     table, _ = aim(load(new_game(4, godfather=1))[0], {0: 1, 1: 2, 2: 3, 3: 1})
     table, _ = moves(table, [(1, SkipPrivilege())])
 
-    assert smart_move(table, 0) == {"type": "courage", "stand": True}
+    assert chance_of(table, 0, {"type": "courage", "stand": True}) >= 0.5
 
 
-def test_it_stands_unhurt_with_one_gun_on_it_and_a_full_table() -> None:
+def test_unhurt_with_one_gun_on_it_and_a_full_table_it_stands_as_often_as_not() -> None:
     table, _ = aim(load(new_game(4, godfather=1))[0], {0: 1, 1: 2, 2: 0, 3: 1})
     table, _ = moves(table, [(1, SkipPrivilege())])
 
-    assert smart_move(table, 0) == {"type": "courage", "stand": True}
+    assert chance_of(table, 0, {"type": "courage", "stand": True}) >= 0.5
 
 
-def test_it_lies_down_on_two_wounds_with_three_guns_on_it() -> None:
+def test_it_mostly_lies_down_on_two_wounds_with_three_guns_on_it() -> None:
     table, _ = load(two_wounds_on_seat_0())
     table, _ = aim(table, {0: 1, 1: 0, 2: 0, 3: 0})
     table, _ = moves(table, [(1, SkipPrivilege())])
 
-    assert smart_move(table, 0) == {"type": "courage", "stand": False}
+    assert chance_of(table, 0, {"type": "courage", "stand": False}) == pytest.approx(mixing.CEILING)
 
 
 def test_the_godfather_orders_the_seat_aiming_at_it_to_aim_elsewhere() -> None:
@@ -205,13 +240,15 @@ def test_the_godfather_lets_the_aims_stand_when_no_gun_points_at_it() -> None:
     assert smart_move(table, 0) == {"type": "skip_privilege"}
 
 
-def test_it_aims_a_bang_at_the_rival_it_would_kill() -> None:
+def test_it_aims_a_bang_at_the_rival_it_would_kill_as_often_as_at_any() -> None:
     table, _ = turn(new_game(4, godfather=0), {0: 1, 1: 0, 2: 3, 3: 2}, loads={0: "bang", 2: "bang"})
     table, _ = turn(table, {0: 1, 1: 0, 2: 3, 3: 2}, loads={2: "bang"})
     assert [g.wounds for g in table.rules.gangsters] == [0, 1, 0, 2]
     table, _ = load(table, {0: "bang"})
 
-    assert smart_move(table, 0) == {"type": "aim", "target": 3}
+    likeliest = max(p for _, p in chances(table, 0))
+    assert chance_of(table, 0, {"type": "aim", "target": 3}) == pytest.approx(likeliest)
+    assert likeliest <= mixing.most(3)  # never a sure aim
 
 
 def test_it_loads_a_bang_when_it_has_no_turn_to_spare() -> None:
@@ -220,11 +257,11 @@ def test_it_loads_a_bang_when_it_has_no_turn_to_spare() -> None:
         table, _ = turn(table, {0: 1, 1: 2, 2: 3, 3: 0}, loads={0: "click"}, stands=dict.fromkeys(range(4), False))
     assert table.rules.turn == 6 and table.rules.gangsters[0].bangs == 3
 
-    assert smart_move(table, 0) == {"type": "load", "card": "bang"}
+    assert chances(table, 0) == [({"type": "load", "card": "bang"}, 1.0)]  # its Clicks are spent: nothing to hide
 
 
-def test_it_loads_a_click_on_two_wounds_while_it_has_turns_to_spare() -> None:
-    assert smart_move(two_wounds_on_seat_0(), 0) == {"type": "load", "card": "click"}
+def test_it_mostly_loads_a_click_on_two_wounds_while_it_has_turns_to_spare() -> None:
+    assert chance_of(two_wounds_on_seat_0(), 0, {"type": "load", "card": "click"}) == pytest.approx(0.65)
 
 
 def test_it_takes_the_godfather_token_when_it_costs_no_card() -> None:
@@ -261,14 +298,14 @@ def test_it_takes_a_first_aid_kit_on_two_wounds_over_a_banknote() -> None:
 
 
 def test_the_smart_bot_beats_random_seats_by_a_margin() -> None:
-    report = simulate(RULESET, ["smart", "random", "random", "random"], games=150, seed=1)
+    report = simulate(RULESET, ["smart", "random", "random", "random"], games=100, seed=1)
 
     smart, *randoms = report["seats"]
-    assert smart["win_rate"] > 2 * report["fair_share"]  # fair share 25%; measured about 95% over 1000 games
+    assert smart["win_rate"] > 2 * report["fair_share"]  # fair share 25%; measured about 70% over 1000 games
     assert all(smart["mean_score"] > 2 * other["mean_score"] for other in randoms)
 
 
 def test_the_smart_bot_beats_its_fair_share_at_eight_seats() -> None:
     report = simulate(RULESET, ["smart", *["random"] * 7], games=40, seed=1)
 
-    assert report["kinds"]["smart"]["win_rate"] > 3 * report["fair_share"]  # measured about 7 times
+    assert report["kinds"]["smart"]["win_rate"] > 3 * report["fair_share"]  # measured about 5 times

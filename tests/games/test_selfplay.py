@@ -1,5 +1,5 @@
 """Self-play: all-bot games in-process through the table, the `simulate` tally and its CLI, and the `smart`
-bot of 12 Gangsters (legal moves only, nothing hidden read, better than random)."""
+bot of 12 Gangsters (legal moves only, nothing hidden read, its gangster mixed, better than random)."""
 
 from __future__ import annotations
 
@@ -11,12 +11,13 @@ import msgspec
 import pytest
 from click.testing import CliRunner
 
+from games import mixing
 from games import table as tables
 from games.base import rank_seats
 from games.registry import RULESETS
 from games.selfplay import SelfPlayError, game_seeds, play_game, play_out, simulate
 from games.twelve_gangsters import RULESET
-from games.twelve_gangsters.bots import smart_bot
+from games.twelve_gangsters.bots import PRICE, Seen, smart_bot, smart_policy
 from games.twelve_gangsters.moves import Play
 from service.cli import main as cli
 from tests.games.helpers import Spy, apply, created, given
@@ -164,23 +165,64 @@ def test_the_smart_bot_decides_the_same_whatever_another_seat_chose_in_secret(se
         two = apply(RULESET, table, tables.play(RULESET, table, other, Play(card=high)))
         assert one.rules.chosen != two.rules.chosen  # the tables differ, only in that secret choice
 
-        decisions = [smart_bot(tables.view(RULESET, t, me), random.Random(f"bot:{seats}")) for t in (one, two)]
+        distributions = [smart_policy(tables.view(RULESET, t, me), random.Random(f"bot:{seats}")) for t in (one, two)]
 
-        assert decisions[0] == decisions[1]
+        assert distributions[0] == distributions[1]
+
+
+def test_with_few_choices_to_weigh_the_estimates_count_them_all() -> None:
+    """In a game of three, from the fifth round on, every choice of the opponents is settled: the distribution is
+    the view's alone, whatever the generator."""
+    rng = random.Random(8)
+    for _ in range(10):
+        table = given(RULESET, created(RULESET, 3, seed=rng.randrange(1000)))
+        until = rng.randrange(5, table.rules.rounds - 1)  # three cards or more left, so no exact endgame yet
+        while table.rules.round < until:
+            for seat in range(3):
+                card = rng.choice(table.rules.hands[seat])
+                table = apply(RULESET, table, tables.play(RULESET, table, seat, Play(card=card)))
+        view = tables.view(RULESET, table, 0)
+
+        assert smart_policy(view, random.Random(1)) == smart_policy(view, random.Random(2))
+
+
+def test_with_two_rounds_left_the_better_gangster_is_the_likelier_but_never_certain() -> None:
+    """The exact endgame is mixed too: a predictor who counts it as the bot does is right at most 9 times in 10."""
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(40):
+        table = given(RULESET, created(RULESET, 3, seed=rng.randrange(1000)))
+        while table.rules.round < table.rules.rounds - 1:
+            for seat in range(3):
+                card = rng.choice(table.rules.hands[seat])
+                table = apply(RULESET, table, tables.play(RULESET, table, seat, Play(card=card)))
+        view = tables.view(RULESET, table, 0)
+        cards = [move["card"] for move in view["you"]["legal_moves"]]
+        seen = Seen(view)
+        chances = [seen.last_two(card) for card in cards]
+
+        choices = dict((move["card"], p) for move, p in smart_policy(view, random.Random(1)))
+
+        assert max(choices.values()) <= mixing.CEILING + 1e-9
+        if abs(chances[0] - chances[1]) > PRICE:
+            checked += 1
+            better = cards[chances.index(max(chances))]
+            assert choices[better] == pytest.approx(mixing.CEILING)
+    assert checked >= 10
 
 
 def test_the_smart_bot_beats_random_seats_by_a_margin() -> None:
     report = simulate(RULESET, ["smart", "random", "random"], games=200, seed=1)
 
     smart, *randoms = report["seats"]
-    assert smart["win_rate"] > 0.5  # fair share: 1/3; measured about 0.7 over 1000 games
-    assert all(smart["mean_score"] > other["mean_score"] + 5 for other in randoms)
+    assert smart["win_rate"] > 0.4  # fair share: 1/3; measured about 0.48 over 1000 games
+    assert all(smart["mean_score"] > other["mean_score"] + 2 for other in randoms)
 
 
 def test_the_smart_bot_beats_its_fair_share_at_six_seats() -> None:
     report = simulate(RULESET, ["smart", *["random"] * 5], games=60, seed=1)
 
-    assert report["kinds"]["smart"]["win_rate"] > 1.5 * report["fair_share"]  # measured about 2.7 times
+    assert report["kinds"]["smart"]["win_rate"] > 1.5 * report["fair_share"]  # measured about 2.3 times
 
 
 # --- the CLI -----------------------------------------------------------------------------------------------
