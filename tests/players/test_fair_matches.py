@@ -19,6 +19,7 @@ from games import table as tables
 from games.registry import RULESETS
 from tests.client import ApiClient, Table, assert_problem
 from tests.players.helpers import bearer, create, player_id
+from tests.players.test_player_feed import read
 
 MOBSTERS = RULESETS["mobsters"]
 SEED = 1234
@@ -48,6 +49,16 @@ def predicted_hand(api: ApiClient, table: Table, seed: int, seat: int) -> list[s
 
 def hand(api: ApiClient, game_id: str, headers: dict[str, str]) -> list[str]:
     return sorted(api.http.get(f"/v1/games/{game_id}", headers=headers).json["you"]["hand"])
+
+
+def play_out(api: ApiClient, table: Table, players: tuple[str, ...], drain: Callable[[], None]) -> None:
+    """The players move first legal moves, the house the rest, to the end."""
+    while api.game(table)["status"] != "finished":
+        for token in players:
+            legal = api.http.get(f"/v1/games/{table.id}", headers=bearer(token)).json["you"]["legal_moves"]
+            if legal:
+                api.http.post(f"/v1/games/{table.id}/moves", json=legal[0], headers=bearer(token))
+        drain()
 
 
 def test_a_quick_match_never_seats_a_player_in_a_game_whose_creator_chose_the_seed(api: ApiClient) -> None:
@@ -126,12 +137,7 @@ def test_a_game_of_public_randomness_is_not_rated(api: ApiClient, drain: Callabl
     table = create(api, ann, [{"player": "me"}, {"open": True}, {"bot": "random"}], seed=SEED)
     joined = api.http.post(f"/v1/games/{table.id}/join", json={"accept_public_randomness": True}, headers=bearer(bob))
     assert joined.status_code == 201
-    while api.game(table)["status"] != "finished":
-        for token in (ann, bob):
-            legal = api.http.get(f"/v1/games/{table.id}", headers=bearer(token)).json["you"]["legal_moves"]
-            if legal:
-                api.http.post(f"/v1/games/{table.id}/moves", json=legal[0], headers=bearer(token))
-        drain()
+    play_out(api, table, (ann, bob), drain)
     assert api.result(table).json["tallied"]
     board = api.http.get("/v1/leaderboard?ruleset=twelve-gangsters").json["players"]
     assert board == [] and api.http.get(f"/v1/players/{player_id(api, ann)}").json["ratings"] == {}
@@ -143,13 +149,8 @@ def test_a_rematch_invites_the_other_players_and_seats_only_its_asker(
     ann, bob = api.register("Ann"), api.register("Bob")
     table = create(api, ann, [{"player": "me"}, {"open": True}, {"bot": "random"}], options={"move_deadline_s": 60})
     assert api.http.post(f"/v1/games/{table.id}/join", json={}, headers=bearer(bob)).status_code == 201
-    while api.game(table)["status"] != "finished":
-        for token in (ann, bob):
-            legal = api.http.get(f"/v1/games/{table.id}", headers=bearer(token)).json["you"]["legal_moves"]
-            if legal:
-                api.http.post(f"/v1/games/{table.id}/moves", json=legal[0], headers=bearer(token))
-        drain()
-    notices = api.http.get("/v1/players/me/events/stream?after=0", headers=bearer(bob), buffered=False)
+    play_out(api, table, (ann, bob), drain)
+    notices = api.http.get("/v1/players/me/events/stream", headers=bearer(bob), buffered=False)  # from now on
     new = api.http.post(f"/v1/games/{table.id}/rematch", headers=bearer(ann)).json
     bob_id = player_id(api, bob)
     assert new["status"] == "waiting" and new["seats"][1] == {"seat": 1, "open": True, "invited": bob_id}
@@ -164,12 +165,7 @@ def test_a_rematch_invites_the_other_players_and_seats_only_its_asker(
     )
     taken = api.http.post(f"/v1/games/{rematch.id}/join", json={}, headers=bearer(bob))
     assert taken.status_code == 201 and taken.json["seat"] == 1 and taken.json["game"]["status"] == "in_progress"
-    told = ""
-    for chunk in notices.response:
-        told += chunk.decode() if isinstance(chunk, bytes) else chunk
-        if "event: invited" in told:
-            break
-    notices.close()
-    invitation = next(b for b in told.split("\n\n") if "event: invited" in b)
-    data = msgspec.json.decode(invitation.split("data: ", 1)[1])
+    [invitation] = read(notices, 1)
+    data = msgspec.json.decode(invitation["data"])
+    assert invitation["event"] == "invited"
     assert data["game_id"] == rematch.id and data["seat"] == 1 and data["rematch_of"] == table.id

@@ -8,32 +8,20 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 import requests
-from flask import Flask
-from werkzeug.serving import make_server
 
-from service.redis_server import free_port
 from tests.client import ApiClient, assert_problem
-from tests.http.test_live_feed import messages
+from tests.http.test_live_feed import live_url, messages
 from tests.players.helpers import bearer, create
+
+__all__ = ["live_url"]  # the fixture: the test app served over real HTTP
 
 REVOKED_WITHIN_S = 1.0
 """A feed looks whether its token still lives this often (service/live.py CHECK_S)."""
 SLACK_S = 3.0
 """Time for the feed's last blocking read to return, and for the client to see the connection end."""
-
-
-@pytest.fixture
-def live_url(app: Flask) -> Iterator[str]:
-    server = make_server("127.0.0.1", free_port(), app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
 
 
 class Follower:
