@@ -54,5 +54,5 @@ EXPOSE 8000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=10s \
     CMD python -c "import os, urllib.request as u; u.urlopen('http://127.0.0.1:%s/livez' % os.environ['SYNDICATE_PORT'], timeout=2)"
 
-# gunicorn with gevent workers at SYNDICATE_HOST:SYNDICATE_PORT, SYNDICATE_WEB_WORKERS of them (service/cli.py).
+# gunicorn with gevent workers at SYNDICATE_HOST:SYNDICATE_PORT, SYNDICATE_WEB_WORKERS of them (service/ops/cli.py).
 CMD ["syndicate", "serve"]

@@ -1,9 +1,9 @@
 """Scaling out on a Redis Cluster: moves/s through one API process against two, under the same load.
 
-A 3-master, 3-replica Redis Cluster of our own (service/cluster.py, the same as `make cluster`), a plain
+A 3-master, 3-replica Redis Cluster of our own (service/ops/cluster.py, the same as `make cluster`), a plain
 Redis for the queues, and three API processes on it, each gunicorn with one gevent worker
-(`service.cli.gunicorn_args`): A and B as deployed, and C with `SYNDICATE_MIN_REPLICAS=1` (each write waits
-for its replica). The clients play 3-seat 12 Gangsters games exactly as in `benchmarks.http_load` (one
+(`service.ops.gunicorn_conf.gunicorn_args`): A and B as deployed, and C with `SYNDICATE_MIN_REPLICAS=1` (each write
+waits for its replica). The clients play 3-seat 12 Gangsters games exactly as in `benchmarks.http_load` (one
 keep-alive connection each), and the targets alternate in each round, so the machine's noise falls on all:
 - `one`: every client on A;
 - `two`: the clients split between A and B (a load balancer's job, done by the clients);
@@ -28,8 +28,8 @@ from redis.cluster import RedisCluster
 
 from benchmarks.common import Gunicorn, env_float, env_int, free_port, machine, ratio, say_command, service_config
 from benchmarks.http_load import HEADER, RoundResult, describe, drive, summarise
-from service.cluster import LocalCluster
-from service.redis_server import RedisServer
+from service.ops.cluster import LocalCluster
+from service.ops.redis_server import RedisServer
 
 TARGETS = ("one", "two", "one+wait")
 

@@ -1,7 +1,7 @@
 """What every benchmark shares: the machine it ran on, our own redis-server, gunicorn started the way the
 service starts it, percentiles, and the command that reproduces a figure.
 
-Nothing here reaches inside the service: gunicorn is started from `service.cli.gunicorn_args(Config)` and
+Nothing here reaches inside the service: gunicorn is started from `service.ops.gunicorn_conf.gunicorn_args(Config)` and
 driven over HTTP; in-process access goes through `benchmarks.inprocess` alone.
 """
 
@@ -24,9 +24,9 @@ from pathlib import Path
 
 import redis
 
-from service.cli import gunicorn_args
 from service.config import Config
-from service.redis_server import RedisServer, free_port
+from service.ops.gunicorn_conf import gunicorn_args
+from service.ops.redis_server import RedisServer, free_port
 
 SERVICE_APP = "service.wsgi:app"
 BASELINE_APP = "benchmarks.baseline:create_app()"

@@ -30,8 +30,8 @@ from rq import Queue
 
 from benchmarks.common import Gunicorn, machine, own_redis, percentile, say_command, service_config, service_env
 from events import keys
-from service.redis_server import free_port
-from service.scheduler import BOT_QUEUE, QUEUE
+from service.ops.redis_server import free_port
+from service.worker.scheduler import BOT_QUEUE, QUEUE
 
 BOTS = [{"bot": "random"}] * 3
 CANARY = [{"name": "Canary"}, {"bot": "smart"}, {"bot": "smart"}]
@@ -94,7 +94,7 @@ def run(games: int, after_s: float) -> dict[str, Any]:
         config = dataclasses.replace(service_config(server.url, port), games_per_address=10**6)
         env = {**service_env(config), "SYNDICATE_GAMES_PER_ADDRESS": str(10**6)}
         worker = subprocess.Popen(
-            [sys.executable, "-m", "service.cli", "worker"],
+            [sys.executable, "-m", "service.ops.cli", "worker"],
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

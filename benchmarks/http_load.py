@@ -1,8 +1,8 @@
 """The service against the bare baseline, side by side over HTTP, under the same load in the same run.
 
 One redis-server of our own with `appendfsync always` (the service's default), gunicorn for the service
-(`service.cli.gunicorn_args(Config)`, its own env) and gunicorn for `benchmarks.baseline` (the same arguments,
-only the app swapped), both on that Redis. N client processes, each with one keep-alive HTTP connection,
+(`service.ops.gunicorn_conf.gunicorn_args(Config)`, its own env) and gunicorn for `benchmarks.baseline` (the same
+arguments, only the app swapped), both on that Redis. N client processes, each with one keep-alive HTTP connection,
 drive one target at a time for a fixed duration; the targets alternate (baseline, service, baseline,
 service, ...) so the machine's noise falls on both alike, and each figure is the median over its rounds.
 
@@ -246,7 +246,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         print(
             f"Redis appendfsync always (the service's default: a move is acknowledged once on disk); "
             f"{args.clients} client processes, one keep-alive connection each, {args.duration:g} s per round, "
-            f"gunicorn {args.workers} gevent workers per target (service.cli.gunicorn_args); "
+            f"gunicorn {args.workers} gevent workers per target (service.ops.gunicorn_conf.gunicorn_args); "
             f"SYNDICATE_RATE_LIMIT={RATE_LIMIT!r}",
             flush=True,
         )

@@ -4,7 +4,7 @@ Every in-process benchmark talks to a `Service` with four verbs that mirror the 
 shapes (`create`, `look`, `move`, and `tally`, which the worker's job does), plus the few internals measured
 as such (`rebuild`, `load_snapshot`, `replay_log`). Two backends:
 
-- `UseCases` (the default): `service.use_cases` over the real event store and projections, the move path
+- `UseCases` (the default): `service.application.play` over the real event store and projections, the move path
   without Flask. This is what a redesign of the move path will change; adapt it here, and only here.
 - `Wsgi`: the real app (`service.wsgi:app`) through Flask's test client, the whole HTTP request path in
   process. It uses nothing but the public API, so it keeps working whatever changes inside; pick it with
@@ -57,14 +57,14 @@ class Service(Protocol):
 
 
 class UseCases:
-    """The use cases of `service.use_cases` on the real store and projections; no scheduler (no RQ jobs)."""
+    """The use cases of `service.application.play` on the real store and projections; no scheduler (no RQ jobs)."""
 
-    name = "use cases (service.use_cases, no scheduler: no RQ jobs)"
+    name = "use cases (service.application.play, no scheduler: no RQ jobs)"
     rebuild_via = "in process: bootstrap(client=...).projections.rebuild()"
 
     def __init__(self, redis_url: str) -> None:
+        from service.application.house import House
         from service.bootstrap import bootstrap
-        from service.house import House
 
         self.client = redis.Redis.from_url(redis_url)
         everything = bootstrap(client=self.client)
@@ -76,24 +76,24 @@ class UseCases:
     def create(
         self, ruleset: str, seats: list[dict[str, Any]], options: dict[str, Any] | None = None, seed: int | None = None
     ) -> Created:
-        from service import use_cases
+        from service.application import play
 
         try:
-            saved, handed = use_cases.create_game(self.services, ruleset, seats, options or {}, seed)
+            saved, handed = play.create_game(self.services, ruleset, seats, options or {}, seed)
         except Exception as error:
             raise Refused(repr(error)) from error
         return Created(saved.game.game_id, handed, msgspec.json.decode(saved.views["spectator"]))
 
     def look(self, game_id: str, token: str | None = None) -> dict[str, Any]:
-        from service import queries
+        from service.application import queries
 
         return msgspec.json.decode(queries.view(self.services, game_id, token))  # type: ignore[no-any-return]
 
     def move(self, game_id: str, token: str, body: dict[str, Any]) -> dict[str, Any]:
-        from service import use_cases
+        from service.application import play
 
         try:
-            answer = use_cases.make_move(self.services, game_id, use_cases.Caller(token=token), body)
+            answer = play.make_move(self.services, game_id, play.Caller(token=token), body)
         except Exception as error:
             raise Refused(repr(error)) from error
         return msgspec.json.decode(answer)  # type: ignore[no-any-return]
@@ -159,12 +159,12 @@ class Wsgi:
 
     def tally(self, game_ids: list[str]) -> None:
         env = {**os.environ, "REDIS_URL": self.redis_url}
-        subprocess.run([sys.executable, "-m", "service.cli", "worker", "--burst"], env=env, check=True, timeout=600)
+        subprocess.run([sys.executable, "-m", "service.ops.cli", "worker", "--burst"], env=env, check=True, timeout=600)
 
     def rebuild(self) -> int:
         env = {**os.environ, "REDIS_URL": self.redis_url}
         out = subprocess.run(
-            [sys.executable, "-m", "service.cli", "projections", "rebuild"],
+            [sys.executable, "-m", "service.ops.cli", "projections", "rebuild"],
             env=env,
             check=True,
             capture_output=True,

@@ -59,7 +59,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     with own_redis("always") as server:
         print(machine(redis.Redis.from_url(server.url)))
         print(
-            f"Redis appendfsync always; gunicorn 2 gevent workers (service.cli.gunicorn_args), one HTTP client; "
+            "Redis appendfsync always; gunicorn 2 gevent workers (service.ops.gunicorn_conf.gunicorn_args), "
+            f"one HTTP client; "
             f"{RULESET}, {SEATS} seats, options {OPTIONS}, stalling policy",
             flush=True,
         )

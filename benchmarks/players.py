@@ -14,29 +14,29 @@ from typing import Any
 import redis
 
 from benchmarks.common import env_int, machine, own_redis, say_command
-from service import players, use_cases
+from service.application import accounts, play
+from service.application.play import Caller
+from service.application.services import Services
 from service.bootstrap import bootstrap
-from service.services import Services
-from service.use_cases import Caller
 
 
 def one_game(services: Services, tokens: list[str] | None) -> tuple[int, float]:
     """Moves made and seconds spent on them in one game: seat tokens if `tokens` is None, else players'."""
     if tokens is None:
-        saved, handed = use_cases.create_game(services, "twelve-gangsters", [{"name": n} for n in "ABC"], {}, None)
+        saved, handed = play.create_game(services, "twelve-gangsters", [{"name": n} for n in "ABC"], {}, None)
         movers = [handed[s] for s in range(3)]
     else:
-        creator = players.authenticate(services, tokens[0])
+        creator = accounts.authenticate(services, tokens[0])
         seats: list[dict[str, Any]] = [{"player": "me"}, {"open": True}, {"open": True}]
-        saved, _ = use_cases.create_game(services, "twelve-gangsters", seats, {}, None, creator)
+        saved, _ = play.create_game(services, "twelve-gangsters", seats, {}, None, creator)
         for token in tokens[1:]:
-            use_cases.join_game(services, saved.game.game_id, None, players.authenticate(services, token))
+            play.join_game(services, saved.game.game_id, None, accounts.authenticate(services, token))
         movers = tokens
     spent, moves = 0.0, 0
     for card in range(1, 13):
         for token in movers:
             started = time.perf_counter()
-            use_cases.make_move(services, saved.game.game_id, Caller(token=token), {"type": "play", "card": card})
+            play.make_move(services, saved.game.game_id, Caller(token=token), {"type": "play", "card": card})
             spent += time.perf_counter() - started
             moves += 1
     return moves, spent
@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         client = redis.Redis.from_url(server.url)
         print(machine(client))
         services = bootstrap(client=client)
-        tokens = [players.register_player(services, f"Bench{i}")[2] for i in range(3)]
+        tokens = [accounts.register_player(services, f"Bench{i}")[2] for i in range(3)]
         totals = {"seat tokens": [0, 0.0], "player tokens": [0, 0.0]}
         for _ in range(args.games):
             for kind, given in (("seat tokens", None), ("player tokens", tokens)):

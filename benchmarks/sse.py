@@ -19,7 +19,7 @@ from pathlib import Path
 
 import requests
 
-from service.redis_server import RedisServer, free_port
+from service.ops.redis_server import RedisServer, free_port
 
 CARDS = (1, 3, 5, 12, 10, 8, 2, 4, 6, 11, 9, 7)
 CLASSES = {

@@ -137,7 +137,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         profile_rebuild(inproc.rebuild, total_events)
         started = time.perf_counter()
         subprocess.run(
-            [sys.executable, "-m", "service.cli", "projections", "rebuild"],
+            [sys.executable, "-m", "service.ops.cli", "projections", "rebuild"],
             env={**os.environ, "REDIS_URL": server.url},
             check=True,
             capture_output=True,

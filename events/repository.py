@@ -16,12 +16,12 @@ from typing import Any
 
 import msgspec
 
-from events.commands import Command, stored
 from events.envelope import GENESIS, Envelope, new_nonce, sealed
 from events.registry import from_payload, to_payload
 from events.store import AnswerKey, Commit, EventStore
 from games import table as tables
 from games.base import Event, Ruleset
+from games.commands import Command
 from games.registry import RULESETS
 from games.table import Table
 
@@ -111,7 +111,7 @@ def seal(
                 payload=payload,
                 seat=seat,
                 command_id=command_id,
-                command=stored(command) if i == 0 else None,
+                command=command.stored() if i == 0 else None,
                 at=at,
                 prev_hash=envelopes[-1].hash if envelopes else head,
                 nonce=nonces(),

@@ -10,10 +10,10 @@ from events.repository import GameRepository
 from events.store import RedisEventStore
 from events.tickets import TicketStore
 from projections import Projections
-from service.admission import Holdings
+from service.application.admission import Holdings
+from service.application.services import Services
 from service.config import Config
-from service.scheduler import Scheduler
-from service.services import Services
+from service.worker.scheduler import Scheduler
 
 
 def bootstrap(

@@ -11,7 +11,7 @@ import redis
 from redis.cluster import RedisCluster
 
 from events.replication import Replication
-from service.admission import Limits
+from service.application.admission import Limits
 
 REDIS_SOCKET_TIMEOUT_S = 5
 """Longer than a live feed's blocking read (live.WAKE_S, 3 s), short enough that a Redis gone silent (stopped, or
@@ -58,7 +58,7 @@ class Config:
     )
     """Origins whose pages may call the API from a browser, comma-separated (`*` for any); none by default."""
     trusted_proxies: int = field(default_factory=lambda: int(os.environ.get("SYNDICATE_TRUSTED_PROXIES", "0")))
-    """Proxies in front of the API whose `X-Forwarded-For`/`-Proto`/`-Host` are believed (service/app.py)."""
+    """Proxies in front of the API whose `X-Forwarded-For`/`-Proto`/`-Host` are believed (service/http/app.py)."""
     worker_metrics_port: int = field(default_factory=lambda: int(os.environ.get("SYNDICATE_WORKER_METRICS_PORT", "0")))
     """Where `syndicate worker` serves its own `/metrics` (a worker container's); 0: nowhere."""
     bot_pace_s: float = field(default_factory=lambda: float(os.environ.get("SYNDICATE_BOT_PACE_S", "1")))

@@ -1,5 +1,5 @@
 """The WSGI entry point for gunicorn: `gunicorn service.wsgi:app`."""
 
-from service.app import create_app
+from service.http.app import create_app
 
 app = create_app()

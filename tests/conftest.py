@@ -11,15 +11,15 @@ import redis
 from flask import Flask
 from rq import Queue, SimpleWorker
 
-from service import jobs
-from service.api import context
-from service.app import create_app
+from service.application.house import House
+from service.application.services import Services
 from service.bootstrap import bootstrap
 from service.config import Config
-from service.house import House
-from service.redis_server import RedisServer, free_port
-from service.scheduler import QUEUES
-from service.services import Services
+from service.http import context
+from service.http.app import create_app
+from service.ops.redis_server import RedisServer, free_port
+from service.worker import jobs
+from service.worker.scheduler import QUEUES
 from tests.client import ApiClient
 
 

@@ -11,8 +11,8 @@ from flask import Flask
 from games.mobsters.legality import PHASE_OF
 from games.registry import RULESETS
 from games.table import TABLE_EVENTS
-from service import gunicorn_worker
-from service.api.problems import HTTP_CODES
+from service.http.problems import HTTP_CODES
+from service.ops import gunicorn_worker
 
 ROOT = Path(__file__).parents[1]
 GUIDE = (ROOT / "docs" / "api.md").read_text()
@@ -27,7 +27,7 @@ def codes_in_the_code() -> set[str]:
         found |= set(LITERAL_CODE.findall(path.read_text()))
     found |= {f"not_{phase}_phase" for phase in PHASE_OF.values()}  # Mobsters spells these with an f-string
     found |= {*gunicorn_worker.CODES.values(), gunicorn_worker.MALFORMED_REQUEST}  # what gunicorn refuses
-    from service import errors
+    from service.application import errors
 
     found |= {cls.code for cls in vars(errors).values() if isinstance(cls, type) and hasattr(cls, "code")}
     return found

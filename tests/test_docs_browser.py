@@ -16,7 +16,7 @@ from flask import Flask
 from playwright.sync_api import BrowserContext, ConsoleMessage, Page, Request, Route, sync_playwright
 from werkzeug.serving import make_server
 
-from service.redis_server import free_port
+from service.ops.redis_server import free_port
 
 CHROMIUM = Path("/usr/bin/chromium")
 """Debian's package (.ci/run installs it): Playwright cannot download a browser of its own here."""

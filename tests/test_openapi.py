@@ -15,12 +15,12 @@ import jsonschema_rs
 import openapi_spec_validator
 import yaml
 
-from events import commands
+from games import commands
 from games.registry import RULESETS
 from games.schema import prefix, tag
-from service.app import create_app
-from service.cli import openapi_yaml
 from service.config import Config
+from service.http.app import create_app
+from service.ops.cli import openapi_yaml
 from tests.client import ApiClient, Table
 from tests.http.test_unavailable import needing_redis
 
@@ -147,7 +147,7 @@ def test_every_post_may_refuse_a_body_it_does_not_take_and_no_other_method_does(
 
 
 def test_every_operation_declares_what_the_server_refuses_of_any_request_as_it_reads_it() -> None:
-    framing = {"400", "414", "417", "431", "501"}  # service/gunicorn_worker.py; the app's 501 for a transfer coding
+    framing = {"400", "414", "417", "431", "501"}  # service/ops/gunicorn_worker.py; the app's 501 for a transfer coding
     for path, method, operation in operations(document()):
         assert framing <= set(operation["responses"]), f"{method} {path}"
 
@@ -188,7 +188,7 @@ def test_every_command_a_log_records_fits_the_documented_command() -> None:
     assert {type(c) for c in COMMANDS} == set(typing.get_args(commands.AnyCommand))
     validator = jsonschema_rs.validator_for({"components": doc["components"], "$ref": "#/components/schemas/Command"})
     for command in COMMANDS:
-        assert validator.is_valid(commands.stored(command)), command
+        assert validator.is_valid(command.stored()), command
 
 
 def test_the_move_body_is_a_discriminated_union_of_every_rulesets_moves() -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from service.redis_server import free_port
+from service.ops.redis_server import free_port
 
 README = Path(__file__).parent.parent / "README.md"
 
@@ -38,7 +38,7 @@ def live_server(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]
         "SYNDICATE_DATA_DIR": str(tmp_path / "var"),
         "SYNDICATE_WEB_WORKERS": "1",
     }
-    process = subprocess.Popen([sys.executable, "-m", "service.cli", "run"], env=env, cwd=tmp_path)
+    process = subprocess.Popen([sys.executable, "-m", "service.ops.cli", "run"], env=env, cwd=tmp_path)
     url = f"http://127.0.0.1:{port}"
     try:
         wait_until_up(url, process)

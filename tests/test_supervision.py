@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from service.redis_server import free_port
+from service.ops.redis_server import free_port
 from tests.client import metric_value
 from tests.waiting import wait_for
 
@@ -49,7 +49,7 @@ def service(tmp_path: Path) -> Iterator[Service]:
     }
     log = tmp_path / "run.log"
     with log.open("wb") as out:
-        args = [sys.executable, "-m", "service.cli", "run"]
+        args = [sys.executable, "-m", "service.ops.cli", "run"]
         process = subprocess.Popen(args, env=env, cwd=tmp_path, stdout=out, stderr=subprocess.STDOUT)
     running = Service(f"http://127.0.0.1:{port}", process, log)
     try:

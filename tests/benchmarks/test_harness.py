@@ -17,7 +17,7 @@ from benchmarks.inprocess import UseCases
 from benchmarks.play import play
 from benchmarks.roundtrips import counting
 from benchmarks.storage import game_keys, key_kind
-from service.redis_server import RedisServer, free_port
+from service.ops.redis_server import RedisServer, free_port
 
 
 def test_the_baseline_appends_with_a_version_check(redis_server: RedisServer, redis_client: redis.Redis) -> None:

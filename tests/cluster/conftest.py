@@ -19,8 +19,8 @@ import redis
 import requests
 from redis.cluster import RedisCluster
 
-from service.cluster import LocalCluster, api_command, can_cluster, deployment_env, worker_command
-from service.redis_server import RedisServer, free_port
+from service.ops.cluster import LocalCluster, api_command, can_cluster, deployment_env, worker_command
+from service.ops.redis_server import RedisServer, free_port
 from tests.waiting import wait_for
 
 NODE_TIMEOUT_MS = 1000

@@ -18,7 +18,7 @@ import requests
 from redis.cluster import RedisCluster
 
 from events import keys
-from service.cluster import LocalCluster
+from service.ops.cluster import LocalCluster
 from tests.cluster.conftest import start_cluster
 from tests.waiting import wait_for
 

@@ -13,9 +13,9 @@ from redis.cluster import RedisCluster
 
 from events import keys
 from service.bootstrap import bootstrap
-from service.cluster import LocalCluster, deployment_env
 from service.config import Config
-from service.redis_server import RedisServer
+from service.ops.cluster import LocalCluster, deployment_env
+from service.ops.redis_server import RedisServer
 from tests.service.read_models import read_models
 from tests.waiting import wait_for
 
@@ -70,7 +70,7 @@ def test_bot_games_of_every_ruleset_are_played_tallied_audited_and_rebuilt(
     assert read_models(cluster_client) == {}
     env = deployment_env(cluster.url, queue_server.url)
     rebuilt = subprocess.run(
-        [sys.executable, "-m", "service.cli", "projections", "rebuild"], env=env, capture_output=True, text=True
+        [sys.executable, "-m", "service.ops.cli", "projections", "rebuild"], env=env, capture_output=True, text=True
     )
     assert rebuilt.returncode == 0, rebuilt.stderr
     assert f"rebuilt the read models of {len(games)} games" in rebuilt.stdout

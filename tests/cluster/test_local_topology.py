@@ -13,7 +13,7 @@ from pathlib import Path
 
 import requests
 
-from service.cluster import BUS_OFFSET, LocalCluster
+from service.ops.cluster import BUS_OFFSET, LocalCluster
 from tests.cluster.conftest import ready
 from tests.waiting import wait_for
 
@@ -44,7 +44,7 @@ def test_make_cluster_serves_a_game_on_either_api_and_stops_on_ctrl_c(cluster: L
         "SYNDICATE_BOT_PACE_S": "0",  # its bot game as fast as the workers go
     }
     process = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "cluster"], env=env, stdout=subprocess.PIPE, text=True
+        [sys.executable, "-m", "service.ops.cli", "cluster"], env=env, stdout=subprocess.PIPE, text=True
     )
     try:
         assert process.stdout is not None

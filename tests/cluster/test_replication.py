@@ -12,7 +12,7 @@ import requests
 from redis.cluster import RedisCluster
 
 from events import keys
-from service.cluster import LocalCluster
+from service.ops.cluster import LocalCluster
 
 
 def replica_of(cluster: LocalCluster, master: int) -> int:

@@ -15,8 +15,8 @@ import pytest
 import redis
 import requests
 
-from service.cli import GRACEFUL_TIMEOUT_S
-from service.redis_server import RedisServer, free_port
+from service.ops.gunicorn_conf import GRACEFUL_TIMEOUT_S
+from service.ops.redis_server import RedisServer, free_port
 from tests.waiting import wait_for
 
 
@@ -48,7 +48,7 @@ def start_serving(redis_url: str, directory: Path, workers: int = 1) -> Served:
             "SYNDICATE_WEB_WORKERS": str(workers), "SYNDICATE_RATE_LIMIT": "100000 per minute"}  # fmt: skip
     log = directory / f"serve-{port}.log"
     with log.open("wb") as out:
-        args = [sys.executable, "-m", "service.cli", "serve"]
+        args = [sys.executable, "-m", "service.ops.cli", "serve"]
         process = subprocess.Popen(args, env=env, cwd=directory, stdout=out, stderr=subprocess.STDOUT)
     served = Served(f"http://127.0.0.1:{port}", process, log)
 

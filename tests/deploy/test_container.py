@@ -15,9 +15,10 @@ import yaml
 from click.testing import CliRunner
 from flask import Flask
 
-from service import live
-from service.cli import GRACEFUL_TIMEOUT_S, gunicorn_args, main
 from service.config import Config
+from service.http import live
+from service.ops.cli import main
+from service.ops.gunicorn_conf import GRACEFUL_TIMEOUT_S, gunicorn_args
 
 ROOT = Path(__file__).parents[2]
 DOCKER_STOP_WAIT_S = 10
@@ -116,7 +117,7 @@ def test_the_build_context_leaves_out_the_venv_the_data_and_git() -> None:
     for path in (".venv/bin/python", "var/redis/appendonly.aof", ".git/HEAD", "tests/conftest.py",
                  "service/__pycache__/cli.cpython-311.pyc"):  # fmt: skip
         assert ignored(rules, path), path
-    for path in [*copied_paths(), "service/cli.py", "games/registry.py"]:
+    for path in [*copied_paths(), "service/ops/cli.py", "games/registry.py"]:
         assert not ignored(rules, path), path
 
 

@@ -15,8 +15,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from service.api.parsing import MAX_BODY_BYTES
-from service.redis_server import RedisServer
+from service.http.parsing import MAX_BODY_BYTES
+from service.ops.redis_server import RedisServer
 from tests.deploy.conftest import Served, start_serving
 from tests.http.test_documented_answers import document
 from tests.test_openapi import operations

@@ -16,7 +16,7 @@ from typing import Any
 
 import requests
 
-from service.cli import GRACEFUL_TIMEOUT_S
+from service.ops.gunicorn_conf import GRACEFUL_TIMEOUT_S
 from tests.client import metric_value
 from tests.deploy.conftest import Served
 from tests.deploy.test_container import DOCKER_STOP_WAIT_S
@@ -89,7 +89,7 @@ def test_on_sigterm_an_open_live_feed_ends_cleanly_and_the_server_stops_in_time(
 def test_serve_without_redis_url_says_so_and_starts_nothing(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     done = subprocess.run(
-        [sys.executable, "-m", "service.cli", "serve"],
+        [sys.executable, "-m", "service.ops.cli", "serve"],
         env=env,
         cwd=tmp_path,
         capture_output=True,

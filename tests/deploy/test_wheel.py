@@ -54,7 +54,8 @@ def test_the_wheel_installs_and_runs_without_the_local_extra(tmp_path: Path) -> 
 
 
 WEB_FILES = sorted(
-    str(p.relative_to(ROOT / "service" / "web" / "static")) for p in (ROOT / "service" / "web" / "static").rglob("*.*")
+    str(p.relative_to(ROOT / "service" / "http" / "web" / "static"))
+    for p in (ROOT / "service" / "http" / "web" / "static").rglob("*.*")
 )
 PLAY = f"""
 from service.wsgi import app

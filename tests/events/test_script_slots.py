@@ -17,13 +17,13 @@ from rq import Queue, SimpleWorker
 from events import keys, players, store
 from projections import lobby, ratings
 from projections import players as player_feeds
-from service import jobs, scheduler
-from service.app import create_app
+from service.application.house import House
 from service.bootstrap import bootstrap
 from service.config import Config
-from service.house import House
-from service.redis_server import RedisServer
-from service.scheduler import QUEUES
+from service.http.app import create_app
+from service.ops.redis_server import RedisServer
+from service.worker import jobs, scheduler
+from service.worker.scheduler import QUEUES
 from tests.client import ApiClient
 from tests.players.helpers import bearer, create, play_first_legal
 

@@ -19,7 +19,7 @@ from games.selfplay import SelfPlayError, game_seeds, play_game, play_out, simul
 from games.twelve_gangsters import RULESET
 from games.twelve_gangsters.bots import PRICE, Seen, smart_bot, smart_policy
 from games.twelve_gangsters.moves import Play
-from service.cli import main as cli
+from service.ops.cli import main as cli
 from tests.games.helpers import Spy, apply, created, given
 
 # --- self-play ---------------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import redis
 from flask import Flask
 from marshmallow import Schema, fields
 
-from service.api.parsing import MAX_BODY_BYTES, MAX_DEPTH, MAX_INT, StrictInteger
+from service.http.parsing import MAX_BODY_BYTES, MAX_DEPTH, MAX_INT, StrictInteger
 from tests.client import ApiClient, Table, assert_problem
 from tests.http.test_errors import changes_nothing, post_move
 from tests.players.helpers import bearer

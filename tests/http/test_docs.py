@@ -10,7 +10,7 @@ from urllib.parse import urljoin, urlsplit
 
 from flask.testing import FlaskClient
 
-from service.docs import SWAGGER_UI_CONFIG
+from service.http.docs import SWAGGER_UI_CONFIG
 from tests.client import ApiClient
 
 NAMED_NOT_FETCHED = {

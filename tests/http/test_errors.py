@@ -14,8 +14,8 @@ import redis
 from flask import Flask
 
 from events import keys
-from service.app import create_app
 from service.config import Config
+from service.http.app import create_app
 from tests.client import ApiClient, Table, assert_problem
 
 UNKNOWN_ID = "0123456789abcdef"

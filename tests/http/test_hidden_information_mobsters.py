@@ -11,15 +11,15 @@ from typing import Any
 
 import pytest
 
-from events.commands import CreateGame
 from events.repository import seal
 from games import table as tables
+from games.commands import CreateGame
 from games.mobsters import RULESET
 from games.mobsters.cards import CARDS, DECK, Kind
-from service import tokens
-from service.house import House
-from service.services import Services
-from service.use_cases import save
+from service.application import tokens
+from service.application.house import House
+from service.application.play import save
+from service.application.services import Services
 from tests.client import ApiClient, Table, assert_problem
 from tests.games.helpers import given
 from tests.games.mobsters_helpers import Dice

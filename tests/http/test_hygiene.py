@@ -12,8 +12,8 @@ import yaml
 from flask import Flask
 from werkzeug.test import TestResponse
 
-from service.app import create_app
 from service.config import DEFAULT_RATE_LIMIT, Config
+from service.http.app import create_app
 from tests.client import ApiClient, assert_problem
 
 ORIGIN = "https://tables.example"

@@ -7,7 +7,7 @@ from typing import Any
 import redis
 
 from events import keys
-from service.tokens import digest
+from service.application.tokens import digest
 from tests.client import ApiClient, Table, assert_problem
 
 

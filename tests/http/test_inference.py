@@ -23,7 +23,7 @@ from events.repository import fold
 from games import table as tables
 from games.bots import random_bot
 from games.registry import RULESETS
-from service.house import House
+from service.application.house import House
 from tests.client import ApiClient, Table
 
 GAMES = {

@@ -14,10 +14,9 @@ import requests
 from flask import Flask
 from werkzeug.serving import make_server
 
-from service import live
-from service.api import context
-from service.house import House
-from service.redis_server import free_port
+from service.application.house import House
+from service.http import context, live
+from service.ops.redis_server import free_port
 from tests.client import ApiClient, Table, assert_problem
 from tests.service.read_models import SHARED_VICTORY_CARDS, play_shared_victory
 

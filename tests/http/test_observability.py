@@ -14,14 +14,14 @@ import pytest
 import redis
 from rq import Queue
 
-from service import jobs
-from service.app import create_app
+from service.application.house import House
+from service.application.services import Services
 from service.config import Config
-from service.house import House
-from service.logs import JsonFormatter
-from service.redis_server import free_port
-from service.scheduler import BOT_QUEUE, QUEUE, Scheduler
-from service.services import Services
+from service.http.app import create_app
+from service.observability.logs import JsonFormatter
+from service.ops.redis_server import free_port
+from service.worker import jobs
+from service.worker.scheduler import BOT_QUEUE, QUEUE, Scheduler
 from tests.client import ApiClient, assert_problem, metric_value
 
 MOVES_ROUTE = "/v1/games/<game_id>/moves"

@@ -6,9 +6,9 @@ import dataclasses
 
 from flask import Flask
 
-from service.app import create_app
 from service.config import Config
-from service.redis_server import free_port
+from service.http.app import create_app
+from service.ops.redis_server import free_port
 from tests.client import ApiClient
 
 

@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from service.api import ratelimit
-from service.app import create_app
 from service.config import REDIS_SOCKET_TIMEOUT_S, Config
-from service.redis_server import RedisServer, free_port
+from service.http import ratelimit
+from service.http.app import create_app
+from service.ops.redis_server import RedisServer, free_port
 from tests.client import ApiClient, Table, assert_problem
 
 Request = tuple[str, str, dict[str, Any]]

@@ -7,8 +7,8 @@ from collections.abc import Callable
 
 from werkzeug.test import TestResponse
 
-from service import metrics
-from service.live import RETRY_MS
+from service.http.live import RETRY_MS
+from service.observability import metrics
 from tests.client import ApiClient, assert_problem
 from tests.players.helpers import bearer, create, join, play_first_legal
 
@@ -84,7 +84,7 @@ def test_a_feed_needs_a_player_and_a_well_formed_id(api: ApiClient) -> None:
 
 def test_a_notice_told_twice_is_kept_once(api: ApiClient, redis_client) -> None:
     from events import keys
-    from service.api import context
+    from service.http import context
 
     projection = context.services_of(api.http.application).projections.players
     notice = ("p0", "g:1:seated", {"type": "seated", "game_id": "g"})
@@ -100,8 +100,8 @@ def test_a_notice_told_twice_is_kept_once(api: ApiClient, redis_client) -> None:
 def test_a_players_feed_ends_when_the_server_stops(redis_client, monkeypatch) -> None:
     # A stopping gunicorn worker must not wait out a feed: the client resumes elsewhere with Last-Event-ID.
     from projections.players import PlayerProjection
-    from service import live
-    from service.player_live import PlayerFeed
+    from service.http import live
+    from service.http.player_live import PlayerFeed
 
     serving = iter([True, False])
     monkeypatch.setattr(live, "serving", lambda: next(serving, False))
@@ -129,8 +129,8 @@ def test_retry_rides_on_the_first_notice_never_alone(api: ApiClient) -> None:
 
 def test_retry_waits_for_the_first_notice_when_a_keep_alive_comes_first(redis_client, monkeypatch) -> None:
     from projections.players import PlayerProjection
-    from service import live
-    from service.player_live import PlayerFeed
+    from service.http import live
+    from service.http.player_live import PlayerFeed
 
     monkeypatch.setattr(live, "KEEPALIVE_S", 0.2)
     projection = PlayerProjection(redis_client)

@@ -12,9 +12,9 @@ from flask import Flask
 
 from events import keys
 from events.players import CLAIM_PENDING_S, Claim, PlayerStore
-from service import cli
-from service.app import create_app
 from service.config import Config
+from service.http.app import create_app
+from service.ops import cli
 from tests.client import ApiClient, assert_problem
 from tests.players.helpers import bearer, create, join, play_first_legal, player_id
 

@@ -15,9 +15,9 @@ from games.registry import RULESETS
 from games.selfplay import play_out
 from games.table import Seat
 from projections.ratings import RatedSeat, Ratings, Standing, fold, rate, standing_of
-from service import jobs
-from service.api import context
 from service.bootstrap import bootstrap
+from service.http import context
+from service.worker import jobs
 from tests.client import ApiClient, assert_problem
 from tests.players.helpers import bearer, create, join, play_first_legal, player_id
 

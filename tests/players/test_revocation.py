@@ -19,7 +19,7 @@ from tests.players.helpers import bearer, create
 __all__ = ["live_url"]  # the fixture: the test app served over real HTTP
 
 REVOKED_WITHIN_S = 1.0
-"""A feed looks whether its token still lives this often (service/live.py CHECK_S)."""
+"""A feed looks whether its token still lives this often (service/http/live.py CHECK_S)."""
 SLACK_S = 3.0
 """Time for the feed's last blocking read to return, and for the client to see the connection end."""
 

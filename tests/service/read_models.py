@@ -9,7 +9,7 @@ from typing import Any
 import redis
 
 from events import keys
-from service.queries import version_of  # noqa: F401  (re-exported for tests)
+from service.application.queries import version_of  # noqa: F401  (re-exported for tests)
 from tests.client import ApiClient, Table
 
 # Everyone plays the same gangster each round, so every non-Boss ties the Boss and the Boss is stopped.

@@ -14,12 +14,12 @@ from rq import Queue
 from rq.registry import ScheduledJobRegistry
 
 from events import keys
-from service import jobs
-from service.app import create_app
+from service.application.house import House
 from service.bootstrap import bootstrap
 from service.config import Config
-from service.house import House
-from service.scheduler import BOT_QUEUE, QUEUE, QUEUES
+from service.http.app import create_app
+from service.worker import jobs
+from service.worker.scheduler import BOT_QUEUE, QUEUE, QUEUES
 from tests.client import ApiClient, assert_problem
 from tests.players.helpers import bearer, create
 

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 from flask import Flask
 
-from service.api import context
+from service.http import context
 from tests.client import ApiClient, Table
 
 

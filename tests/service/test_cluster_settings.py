@@ -11,8 +11,8 @@ import pytest
 import redis
 
 from events import keys
-from service.app import create_app
 from service.config import Config, ConfigError
+from service.http.app import create_app
 from tests.client import ApiClient, assert_problem
 
 
@@ -21,7 +21,7 @@ def test_cluster_mode_without_a_queue_redis_is_refused_at_start_up() -> None:
     env.pop("SYNDICATE_QUEUE_URL", None)
     for command in (["worker"], ["projections", "rebuild"], ["run"]):
         started = subprocess.run(
-            [sys.executable, "-m", "service.cli", *command], env=env, capture_output=True, text=True, timeout=60
+            [sys.executable, "-m", "service.ops.cli", *command], env=env, capture_output=True, text=True, timeout=60
         )
         assert started.returncode == 2, started.stderr
         assert "SYNDICATE_QUEUE_URL is not set" in started.stderr
@@ -93,7 +93,7 @@ def test_a_worker_waits_for_a_redis_cluster_that_does_not_answer_yet() -> None:
         "SYNDICATE_QUEUE_URL": "redis://127.0.0.1:1/0",
     }
     worker = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "worker"], env=env, stderr=subprocess.PIPE, text=True
+        [sys.executable, "-m", "service.ops.cli", "worker"], env=env, stderr=subprocess.PIPE, text=True
     )
     try:
         with pytest.raises(subprocess.TimeoutExpired):

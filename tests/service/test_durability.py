@@ -7,9 +7,9 @@ from pathlib import Path
 
 import redis
 
+from service.application.play import Caller, create_game, make_move
 from service.bootstrap import bootstrap
-from service.redis_server import RedisServer, free_port
-from service.use_cases import Caller, create_game, make_move
+from service.ops.redis_server import RedisServer, free_port
 from tests.service.read_models import version_of
 
 

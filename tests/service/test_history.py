@@ -5,7 +5,7 @@ import redis
 from click.testing import CliRunner
 
 from events import keys
-from service.cli import main as cli
+from service.ops.cli import main as cli
 from tests.client import ApiClient
 from tests.service.read_models import play_corpus, play_shared_victory
 

@@ -12,9 +12,9 @@ from click.testing import CliRunner
 from rq import Queue
 from rq.registry import ScheduledJobRegistry
 
-from service.cli import main as cli
-from service.house import House
-from service.scheduler import QUEUE
+from service.application.house import House
+from service.ops.cli import main as cli
+from service.worker.scheduler import QUEUE
 from tests.client import ApiClient
 from tests.service.read_models import play_shared_victory, read_models
 
@@ -147,7 +147,7 @@ def test_the_audit_command_checks_a_live_game(api: ApiClient, config, monkeypatc
 def test_a_faulty_bot_is_replaced_by_the_random_bot_so_the_game_goes_on() -> None:
     import random
 
-    from service.house import choose
+    from service.application.house import choose
 
     view = {"you": {"legal_moves": [{"type": "play", "card": 3}, {"type": "play", "card": 9}]}}
 

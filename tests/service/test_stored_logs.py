@@ -9,16 +9,16 @@ from typing import Any
 
 import msgspec
 
-from events.commands import CreateGame, MakeMove
 from events.envelope import GENESIS, Envelope, sealed
 from events.repository import Game, event_of, fold, seal
 from games import table as tables
 from games.bots import random_bot
+from games.commands import CreateGame, MakeMove
 from games.mobsters import RULESET
 from games.mobsters.state import Phase
 from games.registry import RULESETS
 from games.table import Seat
-from service.audit import audit_log
+from service.application.audit import audit_log
 
 GAME_ID = "0123456789abcdef"
 

@@ -10,10 +10,10 @@ from collections.abc import Callable
 
 import pytest
 
-from service.backoff import Backoff
-from service.supervisor import Child, Supervisor, command
+from service.ops.supervisor import Child, Supervisor, command
+from service.worker.backoff import Backoff
 
-LOGGER = "service.supervisor"
+LOGGER = "service.ops.supervisor"
 
 
 def supervise(children: list[Child], seconds: float) -> Supervisor:

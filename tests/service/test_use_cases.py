@@ -5,12 +5,13 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from events.commands import MakeMove, parse
 from games.base import IllegalMoveError
-from service import queries, use_cases
-from service.errors import InvalidRequestError, InvalidTokenError, VersionMismatchError
-from service.services import Services
-from service.use_cases import Caller
+from games.commands import MakeMove, recorded
+from service.application import play as use_cases
+from service.application import queries
+from service.application.errors import InvalidRequestError, InvalidTokenError, VersionMismatchError
+from service.application.play import Caller
+from service.application.services import Services
 
 SEATS = [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cat"}]
 
@@ -52,7 +53,7 @@ def test_a_move_stores_the_views_of_every_viewer_with_it(services: Services, gam
 def test_the_log_records_the_move_as_a_typed_command(services: Services, game) -> None:
     play(services, game, 2, 5)
     last = services.repository.log(game[0])[-1]
-    assert parse(last.command or {}) == MakeMove(seat=2, move={"type": "play", "card": 5})
+    assert recorded(last.command or {}) == MakeMove(seat=2, move={"type": "play", "card": 5})
 
 
 def test_an_idempotent_retry_gets_the_first_answer_and_a_new_body_is_refused(services: Services, game) -> None:

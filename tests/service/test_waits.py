@@ -9,8 +9,8 @@ from rq import Queue
 from rq.registry import ScheduledJobRegistry
 
 from events import keys
-from service.house import House
-from service.scheduler import QUEUE
+from service.application.house import House
+from service.worker.scheduler import QUEUE
 from tests.client import ApiClient
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from tests.client import ApiClient
 
-STATIC = Path(__file__).parent.parent.parent / "service" / "web" / "static"
+STATIC = Path(__file__).parent.parent.parent / "service" / "http" / "web" / "static"
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"  # a name in the DOM API, never fetched
 
 

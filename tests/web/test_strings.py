@@ -12,7 +12,7 @@ import pytest
 from events.registry import EVENT_TYPES
 from games.registry import RULESETS
 
-STATIC = Path(__file__).parents[2] / "service" / "web" / "static"
+STATIC = Path(__file__).parents[2] / "service" / "http" / "web" / "static"
 STRINGS = (STATIC / "strings.js").read_text(encoding="utf-8")
 DECISIONS = {decision for ruleset in RULESETS.values() for decision in ruleset.decisions}
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from service.redis_server import RedisServer
+from service.ops.redis_server import RedisServer
 from tests.client import ApiClient, Table
 
 
@@ -33,7 +33,7 @@ def start_worker(redis_server: RedisServer, redis_client) -> Iterator[Callable[.
         redis_url: str | None = None, environ: dict[str, str] | None = None, **popen: Any
     ) -> subprocess.Popen[bytes]:
         # A session of its own, so the worker and the scheduler it forks can be stopped (or killed) together.
-        args = [sys.executable, "-m", "service.cli", "worker"]
+        args = [sys.executable, "-m", "service.ops.cli", "worker"]
         process_env = {**env, "REDIS_URL": redis_url or redis_server.url, **(environ or {})}
         process = subprocess.Popen(args, env=process_env, start_new_session=True, **popen)
         started.append(process)

@@ -21,10 +21,10 @@ import redis
 from rq import Queue
 
 from events import keys
-from service.app import create_app
 from service.bootstrap import bootstrap
 from service.config import Config
-from service.scheduler import BOT_QUEUE, QUEUE
+from service.http.app import create_app
+from service.worker.scheduler import BOT_QUEUE, QUEUE
 from tests.client import ApiClient
 from tests.waiting import wait_for
 

@@ -17,7 +17,7 @@ import requests
 from flask import Flask
 from werkzeug.serving import make_server
 
-from service.redis_server import free_port
+from service.ops.redis_server import free_port
 
 EXPECTED = {409: {"game_moved_on"}, 412: {"version_mismatch"}}
 """What the guide says a move may meet when the game moves first: look again."""

@@ -14,13 +14,13 @@ import pytest
 import redis
 from rq import Queue
 
-from service.app import create_app
+from service.application.play import create_game
 from service.bootstrap import bootstrap
 from service.config import Config
-from service.redis_server import RedisServer, free_port
-from service.scheduler import QUEUE
-from service.use_cases import create_game
-from service.worker import Worker
+from service.http.app import create_app
+from service.ops.redis_server import RedisServer, free_port
+from service.worker.runner import Worker
+from service.worker.scheduler import QUEUE
 from tests.client import ApiClient, Table
 from tests.waiting import wait_for
 from tests.workers.conftest import tallied

@@ -12,7 +12,7 @@ from typing import Any
 
 import requests
 
-from service.redis_server import RedisServer, free_port
+from service.ops.redis_server import RedisServer, free_port
 from tests.client import ApiClient, metric_value
 from tests.waiting import wait_for
 from tests.workers.conftest import tallied
@@ -24,7 +24,9 @@ def json_lines(path: Path) -> list[dict[str, Any]]:
 
 def check(redis_server: RedisServer) -> int:
     env = {**os.environ, "REDIS_URL": redis_server.url}
-    return subprocess.run([sys.executable, "-m", "service.cli", "worker", "--check"], env=env, timeout=30).returncode
+    return subprocess.run(
+        [sys.executable, "-m", "service.ops.cli", "worker", "--check"], env=env, timeout=30
+    ).returncode
 
 
 def test_the_worker_logs_each_job_at_info_and_serves_its_metrics(api: ApiClient, start_worker, tmp_path: Path) -> None:

@@ -1,0 +1,200 @@
+"""Every command a game's log records, and the one decision the table makes of each.
+
+A use case builds a command and asks `decide`; the audit parses the command a log recorded with each batch of
+events and asks `decide` again. Both ask the same table (`DECISIONS`), so a log's events are what the rules decide
+for the commands it records, by construction, and a new command is one class and one line of the table.
+
+A log stores each command as plain JSON, `{"name": "move", "seat": 1, "move": {"type": "play", "card": 7}}`, the
+shape it has had since the first log (`stored`, `recorded`). Creation is the one command recorded bare: its setup
+(seats, options, seed) is in its `game_created` event, whole, and the audit reads it back from there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from games import lifecycle
+from games import table as tables
+from games.base import Event, Ruleset
+from games.table import GameCreated, Seat, Table
+
+
+class Setup(msgspec.Struct, frozen=True, kw_only=True):
+    """What a new game is made of. The seed, salt and time come from outside the rules, and are recorded as facts
+    in `game_created`."""
+
+    game_id: str
+    seats: tuple[Seat, ...]
+    options: dict[str, Any]
+    seed: int
+    salt: str
+    created_at: str = ""
+    creator: str | None = None
+    rematch_of: str | None = None
+
+    @classmethod
+    def of(cls, created: GameCreated) -> Setup:
+        """The setup a `game_created` event records."""
+        return cls(
+            game_id=created.game_id,
+            seats=created.seats,
+            options=created.options,
+            seed=created.seed,
+            salt=created.salt,
+            created_at=created.created_at,
+            creator=created.creator,
+            rematch_of=created.rematch_of,
+        )
+
+
+class Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="name", omit_defaults=True):
+    """Something asked of a game. `name` is the stored tag."""
+
+    def stored(self) -> dict[str, Any]:
+        """The command as a log records it."""
+        found: dict[str, Any] = msgspec.to_builtins(self)
+        return found
+
+
+class CreateGame(Command, frozen=True, tag="create"):
+    """A new game of this setup (recorded bare: the setup is in its `game_created` event)."""
+
+    setup: Setup | None = None
+
+    def stored(self) -> dict[str, Any]:
+        return {"name": "create"}
+
+
+class JoinGame(Command, frozen=True, tag="join"):
+    """`player` is the name taken; `player_id` the registered player who took it, if one did."""
+
+    player: str
+    player_id: str | None = None
+
+
+class LeaveGame(Command, frozen=True, tag="leave"):
+    seat: int
+
+
+class ResignGame(Command, frozen=True, tag="resign"):
+    seat: int
+
+
+class AbortGame(Command, frozen=True, tag="abort"):
+    """Asked by a seat named at creation, or by the creating player (`player_id`, only when it is the creator)."""
+
+    seat: int | None = None
+    player_id: str | None = None
+
+
+class CreateRematch(Command, frozen=True, tag="rematch"):
+    """A seat asks for a rematch; `game_id` is the new game's, drawn by the service."""
+
+    seat: int
+    game_id: str
+
+
+class MakeMove(Command, frozen=True, tag="move"):
+    """A seat's move, as parsed; `by` names the house (`bot`, `deadline`) when it moved for the seat."""
+
+    seat: int
+    move: dict[str, Any]
+    by: str | None = None
+
+
+class CloseWait(Command, frozen=True, tag="timeout"):
+    """The game's own rule for lateness, applied to the wait that began at `wait_since`."""
+
+    wait_since: int
+
+
+class TallyGame(Command, frozen=True, tag="tally"):
+    """The final tally of a finished game."""
+
+
+AnyCommand = (
+    CreateGame | JoinGame | MakeMove | CloseWait | TallyGame | LeaveGame | ResignGame | AbortGame | CreateRematch
+)
+
+
+def recorded(stored: dict[str, Any], first: Event | None = None) -> AnyCommand:
+    """The command a log recorded, with the first event it caused (a creation's setup is read back from it);
+    msgspec.ValidationError if it is none."""
+    command: AnyCommand = msgspec.convert(stored, AnyCommand)
+    if isinstance(command, CreateGame) and isinstance(first, GameCreated):
+        return CreateGame(setup=Setup.of(first))
+    return command
+
+
+# --- the decisions -----------------------------------------------------------------------------------------------
+
+
+def _create(ruleset: Ruleset[Any], table: Table[Any] | None, command: CreateGame) -> list[Event]:
+    if table is not None or command.setup is None:
+        raise ValueError("a game is created once, first, from a setup")
+    s = command.setup
+    return tables.create(
+        ruleset, s.game_id, list(s.seats), s.options, s.seed, s.salt, s.created_at, s.creator, s.rematch_of
+    )
+
+
+def _join(ruleset: Ruleset[Any], table: Table[Any], command: JoinGame) -> list[Event]:
+    return tables.join(ruleset, table, command.player, command.player_id)
+
+
+def _move(ruleset: Ruleset[Any], table: Table[Any], command: MakeMove) -> list[Event]:
+    # Read leniently: a log written before unknown fields were refused keeps what it recorded.
+    return tables.play(ruleset, table, command.seat, ruleset.parse_move(command.move, strict=False), command.by)
+
+
+def _leave(ruleset: Ruleset[Any], table: Table[Any], command: LeaveGame) -> list[Event]:
+    return lifecycle.leave(table, command.seat)
+
+
+def _resign(ruleset: Ruleset[Any], table: Table[Any], command: ResignGame) -> list[Event]:
+    return lifecycle.resign(table, command.seat)
+
+
+def _abort(ruleset: Ruleset[Any], table: Table[Any], command: AbortGame) -> list[Event]:
+    return lifecycle.abort(table, command.seat, command.player_id)
+
+
+def _rematch(ruleset: Ruleset[Any], table: Table[Any], command: CreateRematch) -> list[Event]:
+    return lifecycle.rematch(table, command.seat, command.game_id)
+
+
+def _close_wait(ruleset: Ruleset[Any], table: Table[Any], command: CloseWait) -> list[Event]:
+    return tables.timeout(ruleset, table, command.wait_since) or []
+
+
+def _tally(ruleset: Ruleset[Any], table: Table[Any], command: TallyGame) -> list[Event]:
+    return tables.tally(ruleset, table)
+
+
+Decision = Callable[[Ruleset[Any], Any, Any], list[Event]]
+"""What the rules decide for a command of one type, on the table as it stands (None: no game yet). Each decision
+takes the command of its own type, which a mapping keyed by type cannot tell a type checker: hence `Any`."""
+
+DECISIONS: dict[type[Command], Decision] = {
+    CreateGame: _create,
+    JoinGame: _join,
+    MakeMove: _move,
+    LeaveGame: _leave,
+    ResignGame: _resign,
+    AbortGame: _abort,
+    CreateRematch: _rematch,
+    CloseWait: _close_wait,
+    TallyGame: _tally,
+}
+"""The command table: each command's decision, for the use cases and the audit alike."""
+
+
+def decide(ruleset: Ruleset[Any], table: Table[Any] | None, command: Command) -> list[Event]:
+    """The events the rules decide for a command on the table as it stands (no events: nothing to do); RuleError
+    if they refuse it, ValueError for a command that does not fit where it is (a creation after the first)."""
+    if table is None and not isinstance(command, CreateGame):
+        raise ValueError(f"a game's log starts with its creation, not a {type(command).__name__}")
+    return DECISIONS[type(command)](ruleset, table, command)

@@ -1,5 +1,0 @@
-"""The HTTP API: one blueprint per resource."""
-
-from service.api import games, health, history, leaderboard, players, rulesets
-
-BLUEPRINTS = (rulesets.blp, games.blp, history.blp, leaderboard.blp, players.blp, health.blp)

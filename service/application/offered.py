@@ -1,0 +1,49 @@
+"""The games offered, as the API describes them: each ruleset's players, options and moves, and its card catalogue."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from games.base import Ruleset
+from games.registry import RULESETS
+from games.table import options_of
+from service.application.errors import RulesetNotFoundError
+
+
+def describe(ruleset: Ruleset[Any]) -> dict[str, Any]:
+    return {
+        "id": ruleset.id,
+        "name": ruleset.name,
+        "min_players": ruleset.min_seats,
+        "max_players": ruleset.max_seats,
+        "description": ruleset.description,
+        "options": [
+            {
+                "name": name,
+                "type": o.kind.__name__,
+                "default": o.default,
+                "description": o.description,
+                "minimum": 0 if o.names_a_seat else o.minimum,
+                "maximum": o.maximum,  # a seat's number: up to the game's last seat
+            }
+            for name, o in options_of(ruleset).items()
+        ],
+        "move_types": [m.__struct_config__.tag for m in ruleset.moves],
+        "moves": {m.__struct_config__.tag: msgspec.json.schema(m) for m in ruleset.moves},
+    }
+
+
+def catalogue(ruleset_id: str) -> dict[str, Any]:
+    """The game's own catalogue (games/<game>/catalogue.py), as JSON; RulesetNotFoundError for an unknown id."""
+    ruleset = RULESETS.get(ruleset_id)
+    if ruleset is None:
+        raise RulesetNotFoundError(f"no ruleset {ruleset_id!r}; offered: {', '.join(RULESETS)}")
+    found = ruleset.catalogue
+    return {
+        "ruleset": ruleset.id,
+        "cards": [dict(card) for card in found.cards],
+        "kinds": dict(found.kinds),
+        "constants": {name: {"value": c.value, "description": c.description} for name, c in found.constants.items()},
+    }

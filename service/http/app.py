@@ -1,0 +1,65 @@
+"""The Flask app factory: the API over the services service/bootstrap.py builds."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from service.application.services import Services
+from service.bootstrap import bootstrap
+from service.config import Config
+from service.http import context, docs, hygiene, parsing, telemetry, web
+from service.http.openapi.document import ProblemResponses, document_games
+from service.http.problems import ProblemApi
+from service.http.ratelimit import RateLimit
+from service.http.resources import BLUEPRINTS
+
+API_SETTINGS = {
+    "API_TITLE": "Syndicate",
+    "API_VERSION": "1.0",
+    # not 3.0.3: its schemas are the JSON Schema msgspec writes (service/http/openapi/document.py)
+    "OPENAPI_VERSION": "3.1.0",
+    "OPENAPI_URL_PREFIX": "/",
+    "OPENAPI_JSON_PATH": "openapi.json",
+    "OPENAPI_SWAGGER_UI_PATH": "docs",
+    **docs.SETTINGS,
+    "API_SPEC_OPTIONS": {
+        "info": {"description": "Gangster card games over HTTP: every move an event, every game auditable by replay."},
+        "components": {
+            "securitySchemes": {
+                "seatToken": {"type": "http", "scheme": "bearer", "description": "a seat token, for its game"},
+                "playerToken": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "a player token (`<player id>.<token id>.<secret>`): acts for the seats the "
+                    "player holds, in every game",
+                },
+            },
+        },
+    },
+}
+
+
+def create_app(config: Config | None = None, services: Services | None = None, **overrides: Any) -> Flask:
+    config = config or Config()
+    app = Flask("syndicate")
+    app.config.update(API_SETTINGS, **overrides)
+    context.attach(app, services or bootstrap(config))
+    if config.trusted_proxies:
+        # The client is whom the outermost trusted proxy saw: rate limits and logs key by its address.
+        hops = config.trusted_proxies
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
+    telemetry.install(app)
+    RateLimit(config.rate_limit_storage, config.rate_limit).install(app)
+    api = ProblemApi(app, spec_kwargs={"extra_plugins": [ProblemResponses()]})
+    parsing.install(app, api)
+    app.extensions[context.API] = api
+    for blueprint in BLUEPRINTS:
+        api.register_blueprint(blueprint)
+    document_games(api)
+    app.register_blueprint(docs.assets)
+    app.register_blueprint(web.blueprint)
+    hygiene.install(app, config.cors_origins)
+    return app

@@ -1,0 +1,40 @@
+"""Who is calling: a seat's or a player's token in `Authorization: Bearer <token>`, a live feed's ticket, or
+nobody (a spectator)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+from flask import request
+
+from events.players import Player
+from service.application.errors import InvalidRequestError, InvalidTokenError
+from service.http.ratelimit import caller_key
+
+T = TypeVar("T")
+
+
+def bearer_token() -> str | None:
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise InvalidTokenError("send the seat token as 'Authorization: Bearer <token>'")
+    return token.strip()
+
+
+def holder_of(player: Player | None) -> str:
+    """The client a request holds its games as: its player, else its address (service/application/admission.py)."""
+    return f"player:{player.player_id}" if player is not None else f"address:{caller_key()}"
+
+
+def redeemed(ticket: str, redeem: Callable[[str], T | None]) -> T:
+    """What a live feed's ticket opens, once (EventSource sends no header: a ticket stands for the token)."""
+    if bearer_token() is not None:
+        raise InvalidRequestError("send a token or a ticket, not both")
+    found = redeem(ticket)
+    if found is None:
+        raise InvalidTokenError("this ticket is unknown, used or expired; ask for a new one", code="invalid_ticket")
+    return found

@@ -1,0 +1,574 @@
+"""The OpenAPI document beyond what flask-smorest reads off the routes: the typed schemas games/ declares, the
+event envelopes, and the problems every operation can answer.
+
+OpenAPI 3.1.0, not 3.0.3: its schemas are JSON Schema 2020-12, which msgspec writes (`{"type": "null"}` in a
+union, tuples as `prefixItems`), so games/schema.py needs no translation; openapi-python-client and
+openapi-typescript both read 3.1 (the tests generate a client with each).
+
+Each operation declares what only it knows, next to its route: its `operationId`, its answers' examples and
+`ETag` header (`VERSION_TAG`), and, if it reads a token, its `security` (`SEAT_OR_SPECTATOR`, `SEAT`, `PLAYER`,
+`PLAYER_OR_ANONYMOUS`). `ProblemResponses` derives the rest from the operation itself: a body may be malformed,
+too large, of the wrong type or unfit (400, 413, 415, 422), and a POST that takes none still parses one if it is
+sent (400, 413, 415); a query or a header may be unfit (422); a game in the path may not exist (404); a token
+may be wrong (401); a GET whose answer carries an `ETag` takes `If-None-Match` and answers 304 while it names
+the current version; every route is rate limited but the health checks (429), needs Redis but the catalogue
+and liveness (503), and answers 405 to a method it does not take; and any request may be refused as it is read,
+before its route is known (`FRAMING`: 400 `malformed_request`, 414, 417, 431, 501).
+tests/http/test_declared_refusals.py holds the document to what the service answers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from apispec import APISpec, BasePlugin
+from apispec.ext.marshmallow import resolver
+from flask_smorest import Api
+
+from games import schema as game_schema
+from games.registry import RULESETS
+from games.schema import Schema, merge, one_of, prefix, ref
+from games.table import TABLE_EVENTS
+from service.application.errors import RateLimitedError
+from service.config import DEFAULT_RATE_LIMIT
+from service.http import schemas, telemetry
+from service.http.openapi.answers import answers
+from service.http.parsing import INTEGER
+from service.http.problems import NOT_REPLICATED_RETRY_AFTER_S, RETRY_AFTER_S
+from service.http.ratelimit import RATE_LIMIT_HEADERS, refusal
+
+SEAT_OR_SPECTATOR: list[dict[str, list[str]]] = [{"seatToken": []}, {"playerToken": []}, {}]
+"""A seat's token (or its player's) is optional: with one the caller sees its seat, without one it is a
+spectator."""
+SEAT: list[dict[str, list[str]]] = [{"seatToken": []}, {"playerToken": []}]
+"""A seat token is needed, or the token of the player who holds the seat."""
+PLAYER: list[dict[str, list[str]]] = [{"playerToken": []}]
+"""A player token is needed."""
+PLAYER_OR_ANONYMOUS: list[dict[str, list[str]]] = [{"playerToken": []}, {}]
+"""A player token is optional: with one the caller acts as its player (a seat `{"player": "me"}`), without
+one anonymously."""
+
+BODY_PARSED = frozenset({"post"})
+"""The methods whose body the service parses, even on a route that takes none (service/http/parsing.py
+`require_json_body`)."""
+
+NOT_RATE_LIMITED = frozenset({"getHealth", "getLiveness", "getReadiness", "getMetrics"})
+"""The operations service/http/app.py exempts from the rate limit: probes must never be refused."""
+WITHOUT_REDIS = frozenset({"listRulesets", "getCardCatalogue", "getLiveness", "getHealth", "getMetrics"})
+"""The operations that answer without Redis (/healthz answers its own 503 body, documented on the route)."""
+
+PROBLEM = "application/problem+json"
+
+EVENTS_DOC = "A page of the log as JSON; with `Accept: application/x-ndjson`, every event after `after`, one a line"
+LAST_EVENT_ID = {
+    "in": "header",
+    "name": "Last-Event-ID",
+    "required": False,
+    "description": "resume after this version (a reconnecting EventSource sends it); wins over `after`",
+    "schema": {"type": "string", "pattern": f"^{INTEGER.pattern}$"},
+}
+"""The header the live feed reads itself (service/http/resources/history.py), so flask-smorest cannot see it."""
+
+
+RATE_LIMIT_RESET_S = 42
+"""The wait the 429's example tells of (any from 1 to the window's length)."""
+
+
+def problem_example(status: int, code: str, title: str, detail: str, **extra: Any) -> dict[str, Any]:
+    return {"type": "about:blank", "title": title, "status": status, "detail": detail, "code": code, **extra}
+
+
+NOT_HTTP = (
+    "`malformed_request`: a request line or a header line the server cannot parse, raw bytes that are not ASCII in"
+    " the path or query"
+)
+PROBLEMS: dict[int, tuple[str, str, dict[str, Any]]] = {
+    400: (
+        "BadRequest",
+        "The body is not JSON: broken, null, not UTF-8, or nested more than 16 deep (`malformed_json`), also where"
+        f" the operation takes no body but one is sent; or the request is not HTTP ({NOT_HTTP}, a broken chunked"
+        " body). An empty body is no body.",
+        problem_example(
+            400, "malformed_json", "The request body is not valid JSON", "the request body is not valid JSON"
+        ),
+    ),
+    401: (
+        "Unauthorized",
+        "The token is missing where one is needed (a move needs one), malformed, unknown or revoked, or holds no"
+        " seat in this game (`invalid_token`); a live feed's ticket is unknown, used or expired (`invalid_ticket`).",
+        problem_example(401, "invalid_token", "Missing or invalid seat token", "this token holds no seat in this game"),
+    ),
+    404: (
+        "NotFound",
+        "Nothing at that path: no such game (`game_not_found`), version (`version_not_found`), player"
+        " (`player_not_found`), live token of the caller's (`token_not_found`) or ruleset (`ruleset_not_found`);"
+        " a version that is no number of at most 15 digits matches no route (`not_found`).",
+        problem_example(404, "game_not_found", "No such game", "no game '0123456789abcdef'"),
+    ),
+    405: (
+        "MethodNotAllowed",
+        "The path does not take this method (`method_not_allowed`); `Allow` lists the methods it takes.",
+        problem_example(
+            405, "method_not_allowed", "Method Not Allowed", "The method is not allowed for the requested URL."
+        ),
+    ),
+    409: (
+        "Conflict",
+        "Not possible now, and nothing changed: the rules refuse the move (their own `code`, e.g. `already_played`,"
+        " `game_finished`), the game moved on before it landed (`game_moved_on`), has no open seat left"
+        " (`game_already_started`), has not finished (`game_not_finished`), or is too busy"
+        " (`concurrent_modification`); a player's name is held (`name_taken`) or looks like one held"
+        " (`name_confusable`).",
+        problem_example(
+            409, "already_played", "Move not allowed", "you have already chosen your gangster for this round"
+        ),
+    ),
+    412: (
+        "PreconditionFailed",
+        "`If-Match` names another version than the game's (`version_mismatch`); nothing changed.",
+        problem_example(
+            412, "version_mismatch", "The game has moved on", "If-Match names version 4; the game is at version 6"
+        ),
+    ),
+    413: (
+        "PayloadTooLarge",
+        "The body is longer than 64 KiB (`payload_too_large`), even where the operation takes no body.",
+        problem_example(
+            413,
+            "payload_too_large",
+            "Request Entity Too Large",
+            "The data value transmitted exceeds the capacity limit.",
+        ),
+    ),
+    415: (
+        "UnsupportedMediaType",
+        "The body is not sent as `application/json` (`unsupported_media_type`), even where the operation takes no"
+        " body.",
+        problem_example(
+            415,
+            "unsupported_media_type",
+            "The request body is not JSON",
+            "send the request body as JSON, with Content-Type: application/json",
+        ),
+    ),
+    422: (
+        "UnprocessableEntity",
+        "The request does not fit: a field of the wrong type or missing (`invalid_request`, with `errors`), a move"
+        " field its type does not take (`unknown_field`), an option out of bounds (`invalid_option`), a bad"
+        " header (`invalid_header`), an unknown ruleset (`unknown_ruleset`), and so on. Nothing changed.",
+        problem_example(
+            422,
+            "invalid_request",
+            "Unprocessable Entity",
+            'the request does not fit the schema: {"json": {"seats": ["Missing data for required field."]}}',
+            errors={"json": {"seats": ["Missing data for required field."]}},
+        ),
+    ),
+    414: (
+        "UriTooLong",
+        "The request line (method, path and query) is over 4094 bytes (`uri_too_long`).",
+        problem_example(414, "uri_too_long", "URI Too Long", "Request Line is too large (5000 > 4094)"),
+    ),
+    417: (
+        "ExpectationFailed",
+        "An `Expect` header other than `100-continue` (`expectation_failed`).",
+        problem_example(417, "expectation_failed", "Expectation Failed", "Unable to comply with expectation: '200-ok'"),
+    ),
+    431: (
+        "HeaderFieldsTooLarge",
+        "A header over 8190 bytes, or over 100 headers (`header_too_large`).",
+        problem_example(
+            431,
+            "header_too_large",
+            "Request Header Fields Too Large",
+            "limit request headers fields",
+        ),
+    ),
+    429: (
+        "TooManyRequests",
+        "Over the rate limit, counted per client address (`rate_limited`); nothing changed.",
+        problem_example(
+            429, "rate_limited", RateLimitedError.title, refusal(DEFAULT_RATE_LIMIT, RATE_LIMIT_RESET_S)[0]
+        ),
+    ),
+    503: (
+        "ServiceUnavailable",
+        "The game store (Redis) is not answering (`unavailable`), or, where the deployment asks for replicas"
+        " (`SYNDICATE_MIN_REPLICAS`), they did not confirm the write in time (`not_replicated`), or (a new game)"
+        " the house is too far behind with the games under way to play another (`overloaded`): retry after"
+        " `Retry-After` seconds. A move answered 503 either never landed or landed whole: retried with its"
+        " `Idempotency-Key`, it gets its first answer.",
+        problem_example(
+            503, "unavailable", "Service unavailable", "the game store is not answering; try again in 3 seconds"
+        ),
+    ),
+    501: (
+        "NotImplemented",
+        "A `Transfer-Encoding` other than `chunked` (`unsupported_transfer_coding`): a body is read only chunked or by"
+        " its `Content-Length`, never gzip or another coding; nothing changed.",
+        problem_example(
+            501,
+            "unsupported_transfer_coding",
+            "Not Implemented",
+            "the body is read only as sent chunked or with a Content-Length, not gzip",
+        ),
+    ),
+}
+"""Each problem status: its response component's name, what it means here, and an example."""
+
+MALFORMED_REQUEST = (
+    "MalformedRequest",
+    f"The request is not HTTP ({NOT_HTTP}).",
+    problem_example(400, "malformed_request", "Bad Request", "Invalid HTTP Header: 'Bad Name'"),
+)
+"""The 400 of an operation that reads no body: only the request itself can be malformed."""
+
+FRAMING = frozenset({400, 414, 417, 431, 501})
+"""What the server may refuse of any request as it reads it, whatever its route (gunicorn, and the app for a
+transfer coding: service/ops/gunicorn_worker.py)."""
+
+
+GIVEN_ID = f"^{telemetry.GIVEN_ID.pattern}$"
+REQUEST_ID_PARAMETER = {
+    "name": "X-Request-ID",
+    "required": False,
+    "description": f"an id of the client's for the request: used as sent if it fits `{GIVEN_ID}` (1 to 128 "
+    "letters, digits, `.`, `_`, `:` or `-`), else replaced by one the service makes, never refused; the answer "
+    "carries the id used",
+    "schema": {"type": "string"},
+}
+REQUEST_ID = {
+    "description": "the request's id: the client's `X-Request-ID` if it fits the pattern, else one made for it; "
+    "the service's log line for the request carries it too",
+    "schema": {"type": "string", "pattern": GIVEN_ID},
+}
+"""service/http/telemetry.py: a header of every request (optional) and of every answer."""
+REQUEST_ID_HEADER = {"X-Request-ID": "RequestId"}
+"""A response header, by its component's name (apispec makes it a reference)."""
+
+ETAG = {
+    "description": 'the version of the game the answer shows, quoted (`"12"`), and for a seat\'s own view the seat '
+    '(`"12-0"`): each viewer\'s answer has a tag of its own. Send it back as `If-None-Match` to read again only if '
+    "the game has moved, or as a move's `If-Match`",
+    "schema": {"type": "string", "pattern": '^"[0-9]{1,15}(-[0-9]{1,3})?"$'},
+}
+VERSION_TAG = {"ETag": "ETag"}
+"""The `headers` of an answer that carries its game's version as an `ETag` (service/http/hygiene.py)."""
+IF_NONE_MATCH = {
+    "description": "the `ETag` of an earlier answer (or several, comma-separated): while one is the tag of the "
+    "answer the caller would get now (the current version, the caller's own view), the answer is 304 with no body "
+    "and that tag",
+    "schema": {"type": "string"},
+}
+NOT_MODIFIED = {
+    "description": "Not modified: `If-None-Match` names this caller's answer at the current version; no body.",
+    "headers": {**VERSION_TAG, **REQUEST_ID_HEADER},
+}
+
+
+def problem_response(status: int, problem: tuple[str, str, dict[str, Any]] | None = None) -> dict[str, Any]:
+    _, description, example = problem or PROBLEMS[status]
+    response: dict[str, Any] = {
+        "description": description,
+        "content": {PROBLEM: {"schema": ref("Problem"), "example": example}},
+        "headers": dict(REQUEST_ID_HEADER),
+    }
+    if status == 429:
+        descriptions = {
+            "Retry-After": "seconds until the caller may send again",
+            "RateLimit-Limit": "requests allowed per window",
+            "RateLimit-Remaining": "requests left in this window (0)",
+            "RateLimit-Reset": "seconds until the window resets",
+            "RateLimit-Policy": "the limit and its window in seconds, e.g. `600;w=60`",
+        }
+        for header in RATE_LIMIT_HEADERS:
+            schema = {"type": "string"} if header == "RateLimit-Policy" else {"type": "integer"}
+            response["headers"][header] = {"description": descriptions[header], "schema": schema}
+    if status == 405:
+        response["headers"]["Allow"] = {
+            "description": "the methods the path takes, e.g. `GET, HEAD, OPTIONS`",
+            "schema": {"type": "string"},
+        }
+    if status == 503:
+        response["headers"]["Retry-After"] = {
+            "description": (
+                f"seconds to wait before trying again ({RETRY_AFTER_S}; {NOT_REPLICATED_RETRY_AFTER_S} for"
+                " `not_replicated`; for `overloaded`, the seconds the house is behind beyond what it admits)"
+            ),
+            "schema": {"type": "integer"},
+        }
+    return response
+
+
+def problems_of(path: str, method: str, operation: dict[str, Any]) -> set[int]:
+    """The problems an operation can answer, from what it takes: see the module's docstring."""
+    operation_id = operation["operationId"]
+    parameters = [p for p in operation.get("parameters", []) if isinstance(p, dict)]
+    statuses = {405, *FRAMING}
+    if method.lower() in BODY_PARSED:
+        statuses |= {400, 413, 415}
+    if "requestBody" in operation:
+        statuses |= {400, 413, 415, 422}
+    if any(p.get("in") in ("query", "header") for p in parameters):
+        statuses.add(422)
+    if "{" in path:
+        statuses.add(404)
+    if any({"seatToken", "playerToken"} & set(requirement) for requirement in operation.get("security", [])):
+        statuses.add(401)
+    if operation_id not in NOT_RATE_LIMITED:
+        statuses.add(429)
+    if operation_id not in WITHOUT_REDIS:
+        statuses.add(503)
+    return statuses
+
+
+class ProblemResponses(BasePlugin):
+    """Documents every problem each operation can answer, as `application/problem+json`, and checks that each
+    operation has an operationId of its own."""
+
+    def init_spec(self, spec: APISpec) -> None:
+        self.spec = spec
+        self.operation_ids: set[str] = set()
+        for status, (name, *_) in PROBLEMS.items():
+            spec.components.response(name, problem_response(status))
+        spec.components.response(MALFORMED_REQUEST[0], problem_response(400, MALFORMED_REQUEST))
+        spec.components.parameter("RequestId", "header", REQUEST_ID_PARAMETER)
+        spec.components.header("RequestId", REQUEST_ID)
+        spec.components.header("ETag", ETAG)
+        if_none_match = {"name": "If-None-Match", "required": False, **IF_NONE_MATCH}
+        spec.components.parameter("IfNoneMatch", "header", if_none_match)
+        spec.components.response("NotModified", NOT_MODIFIED)
+
+    def operation_helper(self, path: str | None = None, operations: dict[str, Any] | None = None, **_: Any) -> None:
+        for method, operation in (operations or {}).items():
+            operation_id = operation.get("operationId")
+            if not operation_id:
+                raise ValueError(f"{method.upper()} {path} has no operationId: add @blp.doc(operationId=...)")
+            if operation_id in self.operation_ids:
+                raise ValueError(f"two operations are called {operation_id!r}")
+            self.operation_ids.add(operation_id)
+            responses = operation.setdefault("responses", {})
+            for key, documented in list(responses.items()):
+                if isinstance(documented, str) and str(key).isdigit() and int(key) in PROBLEMS:
+                    responses[key] = PROBLEMS[int(key)][0]  # declared on the route, e.g. 409: told in full here
+            for status in problems_of(path or "", method, operation):
+                if not any(str(key) == str(status) for key in responses):  # /healthz documents its own 503
+                    bodiless = status == 400 and method.lower() not in BODY_PARSED
+                    responses[status] = MALFORMED_REQUEST[0] if bodiless else PROBLEMS[status][0]
+            add_examples(responses, answers().get(operation_id, {}))
+            parameters = operation.setdefault("parameters", [])
+            if method.lower() == "get" and tags_its_version(responses):
+                parameters.append("IfNoneMatch")
+                responses[304] = "NotModified"
+            parameters.append("RequestId")
+            for response in responses.values():
+                if isinstance(response, dict):  # a problem's is a component, which has it
+                    response.setdefault("headers", {}).update(REQUEST_ID_HEADER)
+
+
+def add_examples(responses: dict[Any, Any], examples: dict[int, dict[str, Any]]) -> None:
+    """Show each example answer (answers.py) with its operation's answer of that status and type."""
+    for status, by_media in examples.items():
+        for media, example in by_media.items():
+            # flask-smorest keys a response by its status as a number, or as text when the route wrote it out
+            keyed = (responses.get(status), responses.get(str(status)))
+            found = [r for r in keyed if media in (r or {}).get("content", {})]
+            if not found:
+                raise ValueError(f"an example of a {status} {media} answer that the operation does not give")
+            found[0]["content"][media]["example"] = example
+
+
+def tags_its_version(responses: dict[Any, Any]) -> bool:
+    """Whether an operation's answer carries its game's version as an `ETag` (so a GET of it is conditional)."""
+    return any(
+        isinstance(response, dict) and "ETag" in response.get("headers", {})
+        for status, response in responses.items()
+        if str(status).startswith("2")
+    )
+
+
+def event_item(event_type: str, payload: str, doc: str) -> Schema:
+    """One event of the log as a caller may see it (service/application/redaction.py `feed_item`)."""
+    optional_string: Schema = {"anyOf": [{"type": "string"}, {"type": "null"}]}
+    return {
+        "title": f"{payload}Event",
+        "description": f"A `{event_type}` event: {doc}",
+        "type": "object",
+        "properties": {
+            "game_id": {"type": "string"},
+            "version": {"type": "integer", "minimum": 1, "description": "the event's place in the log, from 1"},
+            "type": {"type": "string", "enum": [event_type]},
+            "schema_version": {"type": "integer", "minimum": 1, "description": "the version of its payload's schema"},
+            "seat": {
+                "anyOf": [{"type": "integer"}, {"type": "null"}],
+                "description": "the seat whose command caused it; null for the house's",
+            },
+            "at": {"type": "string", "description": "when it was stored (ISO 8601, UTC)"},
+            "payload": ref(payload),
+            "prev_hash": {"type": "string", "description": "the hash of the event before (64 zeros for the first)"},
+            "hash": {"type": "string", "description": "sha256 of the event's canonical JSON without `hash`"},
+            "nonce": {
+                "type": "string",
+                "description": "the event's secret, covered by its hash; shown only to those who see the whole event "
+                "(payload and command), and to everyone once the game is over",
+            },
+            "command_id": {
+                **optional_string,
+                "description": "shown to the command's author, and to all once finished",
+            },
+            "command": {
+                **ref("Command"),
+                "description": "on a command's first event: shown to its author, and to all once finished",
+            },
+        },
+        "required": ["game_id", "version", "type", "schema_version", "seat", "at", "payload", "prev_hash", "hash"],
+        "additionalProperties": False,
+    }
+
+
+def commands() -> dict[str, Schema]:
+    """The commands that cause events (events/commands.py), told apart by `name`."""
+
+    def command(name: str, doc: str, optional: tuple[str, ...] = (), **fields: Schema) -> Schema:
+        required = ["name", *(f for f in fields if f not in optional)]
+        properties = {"name": {"type": "string", "enum": [name]}, **fields}
+        return {
+            "description": doc,
+            "type": "object",
+            "properties": properties,
+            "required": required,
+            "additionalProperties": False,
+        }
+
+    seat: Schema = {"type": "integer"}
+    found = {
+        "CreateCommand": command("create", "A game was created."),
+        "JoinCommand": command(
+            "join",
+            "Someone took an open seat: `player` is the name taken, `player_id` the registered player, if one did.",
+            ("player_id",),
+            player={"type": "string"},
+            player_id={"type": "string"},
+        ),
+        "MoveCommand": command(
+            "move",
+            "A seat moved: by its player, or `by` the house (a bot, or a random move at a deadline).",
+            ("by",),
+            seat={"type": "integer"},
+            move=ref("Move"),
+            by={"type": "string", "enum": ["bot", "deadline"]},
+        ),
+        "LeaveCommand": command("leave", "A seat's holder left a game that had not started.", seat=seat),
+        "ResignCommand": command("resign", "A seat resigned: the random bot plays it to the end.", seat=seat),
+        "AbortCommand": command(
+            "abort",
+            "The game was called off before it started, by a seat named at creation or by the creating player.",
+            ("seat", "player_id"),
+            seat=seat,
+            player_id={"type": "string"},
+        ),
+        "RematchCommand": command(
+            "rematch", "A seat asked for a rematch: `game_id` is the new game's.", seat=seat, game_id={"type": "string"}
+        ),
+        "TimeoutCommand": command(
+            "timeout",
+            "A wait's time ran out (the game's own rule, e.g. the aiming window).",
+            wait_since={"type": "integer"},
+        ),
+        "TallyCommand": command("tally", "The final tally was recorded."),
+    }
+    names = {schema["properties"]["name"]["enum"][0]: name for name, schema in found.items()}
+    return {**found, "Command": {"description": "The command that caused a batch of events.", **one_of(names, "name")}}
+
+
+def service_components(typed: dict[str, Schema]) -> dict[str, Schema]:
+    """What the service adds around the games' own schemas: the envelope of each event type with `Event`,
+    the union of them all, the commands, and a new game's answer with its seat tokens (`CreatedGame`)."""
+    components = commands()
+    events: dict[str, str] = {}
+    sources = [(None, TABLE_EVENTS), *((r, r.events) for r in RULESETS.values())]
+    for ruleset, event_types in sources:
+        names = game_schema.event_names(ruleset)
+        for event in event_types:
+            payload = names[event.type]
+            components[f"{payload}Event"] = event_item(event.type, payload, typed[payload].get("description", ""))
+            events[event.type] = f"{payload}Event"
+    components["Event"] = {
+        "description": "One event of a game's log as the caller may see it: `type` says which, and so the shape "
+        "of its `payload` (a seat's secret is left out for the others until the game is over).",
+        **one_of(events, "type"),
+    }
+    created: dict[str, str] = {}
+    for ruleset in RULESETS.values():
+        game = dict(typed[f"{prefix(ruleset)}Game"])
+        name = f"{prefix(ruleset)}CreatedGame"
+        tokens = {"type": "array", "items": ref("SeatToken"), "description": "each human seat's token, handed out once"}
+        components[name] = {
+            **game,
+            "title": name,
+            "description": f"A new {ruleset.name} game as a spectator sees it, and its seat tokens.",
+            "properties": {**game["properties"], "tokens": tokens},
+            "required": [*game["required"], "tokens"],
+        }
+        created[ruleset.id] = name
+    components["CreatedGame"] = {
+        "description": "A new game as a spectator sees it, with the token of each human seat.",
+        **one_of(created, "ruleset"),
+    }
+    return components
+
+
+GAME_FINISHED: Schema = {
+    "description": "The `data` of the live feed's `game_finished` message: said on the feed only, "
+    "never stored, right after the event that ends the game, with that event's version, and the result as of "
+    "that event (its `tallied` false: the tally follows as `game_tallied`), the same whenever the feed is read.",
+    "type": "object",
+    "properties": {
+        "game_id": {"type": "string"},
+        "version": {"type": "integer", "minimum": 1, "description": "the version of the event that ended the game"},
+        "result": ref("GameResult"),
+    },
+    "required": ["game_id", "version", "result"],
+    "additionalProperties": False,
+}
+
+SSE_DOC = (
+    "Server-Sent Events (`text/event-stream`, UTF-8): messages separated by a blank line, each of `field: value` "
+    "lines. One message per event of the log: `id:` its version, `event:` its type, `data:` the event as the "
+    "caller may see it, one line of JSON (an `Event`, as in `GET …/events`). The first message also has `retry:` "
+    "(milliseconds to wait before reconnecting). Right after the event that ends the game comes a message "
+    "`event: game_finished` with that event's `id`, whose `data` is a `GameFinished` (`game_id`, `version`, "
+    "`result`); a feed resumed at or after that event starts with it again. The feed ends after `game_tallied` "
+    "(or `game_aborted`); a `: keep-alive` comment line comes after 15 s of silence. To resume, send the last "
+    "`id` seen as `Last-Event-ID` (an EventSource does)."
+)
+"""The game's live feed (service/http/live.py), as the document tells it."""
+
+
+def stand_ins() -> set[str]:
+    """The component names of the schemas.DeclaredInGames stand-ins."""
+    found, todo = set(), [schemas.DeclaredInGames]
+    while todo:
+        cls = todo.pop()
+        todo.extend(cls.__subclasses__())
+        found.add(resolver(cls))
+    return found - {resolver(schemas.DeclaredInGames)}
+
+
+def document_games(api: Api) -> None:
+    """Add the typed schemas of games/ and the service's envelopes to the document, each in place of the
+    DeclaredInGames stand-in of the same name. Call it once every blueprint is registered."""
+    spec = api.spec
+    typed = game_schema.components()
+    merge(typed, service_components(typed))
+    replaced = stand_ins()
+    missing = replaced - set(typed)
+    if missing:
+        raise ValueError(f"nothing documents the stand-ins {sorted(missing)}")
+    spec.components.schema("SeatToken", schema=schemas.SeatTokenSchema)
+    spec.components.schema("GameFinished", component=GAME_FINISHED)
+    for name, schema in typed.items():
+        if name in replaced:
+            spec.components.schemas[name] = schema
+        else:
+            spec.components.schema(name, component=schema)  # refuses a name the marshmallow schemas took

@@ -1,0 +1,142 @@
+"""Every error leaves as `application/problem+json` (RFC 9457) with a stable `code`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import redis
+from flask import Response, current_app, json
+from flask_smorest import Api
+from werkzeug.exceptions import HTTPException
+
+from events.replication import NotReplicatedError
+from events.repository import NoSuchGameError
+from games.base import IllegalMoveError, MoveFormatError
+from games.table import SetupError
+from service.application.errors import GameNotFoundError, ProblemError
+from service.http.schemas import ProblemSchema
+from service.observability import metrics
+
+HTTP_CODES = {
+    400: "malformed_json",
+    401: "invalid_token",
+    404: "not_found",
+    405: "method_not_allowed",
+    412: "version_mismatch",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+    422: "invalid_request",
+    429: "rate_limited",
+    500: "internal_error",
+}
+
+CLUSTER_UNAVAILABLE = (
+    redis.exceptions.ClusterError,  # CLUSTERDOWN, MASTERDOWN
+    redis.exceptions.TryAgainError,
+    redis.exceptions.AskError,  # MOVED or ASK still, after the client's own retries
+    redis.exceptions.SlotNotCoveredError,
+)
+
+RETRY_AFTER_S = 3
+"""What a 503 asks a client to wait: `syndicate run` restarts its Redis within a second or two."""
+
+NOT_REPLICATED_RETRY_AFTER_S = 1
+"""What a 503 `not_replicated` asks a client to wait: a replica that lags catches up, or one takes over."""
+
+
+def problem(status: int, code: str, title: str, detail: str, counted_as: str = "", **extra: Any) -> Response:
+    body = {"type": "about:blank", "title": title, "status": status, "detail": detail, "code": code, **extra}
+    metrics.REFUSALS.labels(counted_as or code).inc()
+    return Response(json.dumps(body), status=status, mimetype="application/problem+json")
+
+
+class ProblemApi(Api):
+    """flask-smorest's Api, answering (and documenting) every error as problem+json."""
+
+    ERROR_SCHEMA = ProblemSchema
+
+    def _register_responses(self) -> None:
+        default_type = self.DEFAULT_RESPONSE_CONTENT_TYPE
+        self.DEFAULT_RESPONSE_CONTENT_TYPE = "application/problem+json"
+        try:
+            super()._register_responses()
+        finally:
+            self.DEFAULT_RESPONSE_CONTENT_TYPE = default_type
+        # Every refusal has its status declared (service/http/openapi/document.py): what is left is a fault of ours.
+        self.spec.components.responses_lazy[self.DEFAULT_ERROR_RESPONSE_NAME]["description"] = (
+            "A fault of the service, a bug (500 `internal_error`): a move may not have landed, so retry it with the"
+            " same `Idempotency-Key`. Every refusal has its own status above."
+        )
+
+    def _register_error_handlers(self) -> None:
+        super()._register_error_handlers()
+        self._app.register_error_handler(ProblemError, self.handle_problem)
+        self._app.register_error_handler(NoSuchGameError, self.handle_no_such_game)
+        self._app.register_error_handler(IllegalMoveError, self.handle_illegal_move)
+        self._app.register_error_handler(MoveFormatError, self.handle_move_format)
+        self._app.register_error_handler(SetupError, self.handle_setup_error)
+        # Redis unreachable or silent, wherever it is noticed: one 503, never a 500.
+        self._app.register_error_handler(redis.ConnectionError, self.handle_unavailable)
+        self._app.register_error_handler(redis.TimeoutError, self.handle_unavailable)
+        # A Redis Cluster between a master's death and its replica's promotion, as the client still sees it.
+        for cluster_error in CLUSTER_UNAVAILABLE:
+            self._app.register_error_handler(cluster_error, self.handle_unavailable)
+        self._app.register_error_handler(NotReplicatedError, self.handle_not_replicated)
+
+    def handle_http_exception(self, error: HTTPException) -> Response:  # type: ignore[override]
+        status = error.code or 500
+        data = getattr(error, "data", None) or {}
+        errors = data.get("errors") or data.get("messages")
+        detail = error.description or ""
+        if status == 400:
+            detail = "the request body is not valid JSON"
+        elif status == 422 and errors:
+            detail = "the request does not fit the schema: " + json.dumps(errors, sort_keys=True)
+        extra = {"errors": errors} if errors and status == 422 else {}
+        response = problem(status, HTTP_CODES.get(status, "http_error"), error.name, detail, **extra)
+        # Werkzeug's own headers of the error (a 405's `Allow`, the methods its route takes), not its HTML type.
+        response.headers.extend((k, v) for k, v in error.get_headers() if k.lower() != "content-type")
+        response.headers.extend(data.get("headers", {}))
+        return response
+
+    @staticmethod
+    def handle_no_such_game(error: NoSuchGameError) -> Response:
+        return ProblemApi.handle_problem(GameNotFoundError(f"no game {str(error)!r}"))
+
+    @staticmethod
+    def handle_problem(error: ProblemError) -> Response:
+        response = problem(error.status, error.code, error.title, error.detail)
+        response.headers.update(error.headers)
+        return response
+
+    @staticmethod
+    def handle_illegal_move(error: IllegalMoveError) -> Response:
+        # Counted as one kind: a rule's code can tell of a hand (`hand_has_mobster`), and /metrics is public.
+        return problem(409, error.code, "Move not allowed", error.detail, counted_as="illegal_move")
+
+    @staticmethod
+    def handle_move_format(error: MoveFormatError) -> Response:
+        return problem(422, error.code, "Not a move of this game", error.detail)
+
+    @staticmethod
+    def handle_setup_error(error: SetupError) -> Response:
+        return problem(422, error.code, "Game cannot be created", error.detail)
+
+    @staticmethod
+    def handle_unavailable(error: redis.RedisError) -> Response:
+        current_app.logger.warning("Redis unavailable: %s", error)
+        detail = f"the game store is not answering; try again in {RETRY_AFTER_S} seconds"
+        response = problem(503, "unavailable", "Service unavailable", detail)
+        response.headers["Retry-After"] = str(RETRY_AFTER_S)
+        return response
+
+    @staticmethod
+    def handle_not_replicated(error: NotReplicatedError) -> Response:
+        current_app.logger.warning("write not replicated: %s", error)
+        detail = (
+            f"the write is not yet held by the replicas it must be ({error}); it may or may not stand: retry with the"
+            f" same Idempotency-Key in {NOT_REPLICATED_RETRY_AFTER_S} s to learn its answer"
+        )
+        response = problem(503, "not_replicated", "Not replicated in time", detail)
+        response.headers["Retry-After"] = str(NOT_REPLICATED_RETRY_AFTER_S)
+        return response

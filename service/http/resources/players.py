@@ -1,0 +1,187 @@
+"""Players: register, look at a player, manage one's tokens, list one's games, follow one's live feed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, request, stream_with_context, url_for
+from flask.views import MethodView
+from flask_smorest.pagination import PaginationParameters
+
+from events.players import Player
+from events.tickets import TICKET_TTL_S
+from service.application import accounts, queries
+from service.application.errors import InvalidRequestError, InvalidTokenError
+from service.http import player_schemas as schemas
+from service.http.auth import bearer_token, redeemed
+from service.http.context import services
+from service.http.live import always
+from service.http.openapi.document import PLAYER
+from service.http.parsing import Blueprint
+from service.http.player_live import PlayerFeed, start_of
+from service.http.schemas import LobbyEntrySchema, LobbyQuerySchema
+
+blp = Blueprint("players", __name__, url_prefix="/v1/players", description="Players, their tokens and their feed")
+
+PLAYER_SSE_DOC = (
+    "Server-Sent Events: `id` is the notice's id (send it back as `Last-Event-ID`), `event` its type (`invited`, "
+    "`seated`, `game_started`, `decision_due`, `game_finished`, `game_aborted`, `rating_changed`), `data` the notice; "
+    "`: keep-alive` comments every 15 s"
+)
+
+
+def me() -> Player:
+    """The player whose token the request carries; 401 without one."""
+    token = bearer_token()
+    if token is None or not accounts.is_player_token(token):
+        raise InvalidTokenError("send a player token: 'Authorization: Bearer <player token>'")
+    return accounts.authenticate(services(), token)
+
+
+def tokens_of(player: Player) -> list[dict[str, str]]:
+    return [{"token_id": i, "issued_at": t.issued_at} for i, t in sorted(player.tokens.items())]
+
+
+@blp.route("")
+class PlayerCollection(MethodView):
+    @blp.doc(operationId="registerPlayer")
+    @blp.arguments(schemas.RegisterPlayerSchema)
+    @blp.response(201, schemas.RegisteredPlayerSchema)
+    @blp.alt_response(409, response="CONFLICT")
+    def post(self, body: dict[str, Any]) -> Any:
+        """Register a player: its id and first token, shown once; names are unique whatever their case, and no
+        name looks like another"""
+        player, token_id, token = accounts.register_player(services(), body["name"])
+        headers = {"Location": url_for("players.PlayerResource", player_id=player.player_id)}
+        answer = {"player_id": player.player_id, "name": player.name, "created_at": player.created_at}
+        return {**answer, "token_id": token_id, "token": token}, 201, headers
+
+
+@blp.route("/me")
+class Me(MethodView):
+    @blp.doc(operationId="getMe", security=PLAYER)
+    @blp.response(200, schemas.MeSchema)
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    def get(self) -> Any:
+        """The caller's player: its profile and its live tokens (ids, never the tokens)"""
+        player = me()
+        return {**queries.player_profile(services(), player.player_id), "tokens": tokens_of(player)}
+
+
+@blp.route("/me/tokens")
+class MyTokens(MethodView):
+    @blp.doc(operationId="issuePlayerToken", security=PLAYER)
+    @blp.response(201, schemas.IssuedTokenSchema)
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(409, response="CONFLICT")
+    def post(self) -> Any:
+        """Issue another player token (shown once): to rotate, issue one, then revoke the old"""
+        token_id, token = accounts.issue_token(services(), me())
+        return {"token_id": token_id, "token": token}, 201
+
+
+@blp.route("/me/tokens/<token_id>")
+class MyToken(MethodView):
+    @blp.doc(operationId="revokePlayerToken", security=PLAYER)
+    @blp.response(204)
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(409, response="CONFLICT")  # the player changed meanwhile
+    def delete(self, token_id: str) -> Any:
+        """Revoke one of the caller's tokens (the one in use too)"""
+        accounts.revoke_token(services(), me(), token_id)
+        return Response(status=204)
+
+
+@blp.route("/me/games")
+class MyGames(MethodView):
+    @blp.doc(operationId="listMyGames", security=PLAYER)
+    @blp.arguments(LobbyQuerySchema(only=("status",)), location="query")
+    @blp.response(200, LobbyEntrySchema(many=True))
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.paginate()
+    def get(self, query: dict[str, str], pagination_parameters: PaginationParameters) -> Any:
+        """The games the caller holds a seat in, newest first, of one `status` if asked, paginated"""
+        p = pagination_parameters
+        found = queries.player_games(services(), me().player_id, query.get("status"))
+        p.item_count = len(found)
+        return found[(p.page - 1) * p.page_size : p.page * p.page_size]
+
+
+@blp.route("/me/stream-tickets")
+class MyStreamTickets(MethodView):
+    @blp.doc(operationId="createPlayerStreamTicket", security=PLAYER)
+    @blp.response(201, schemas.PlayerStreamTicketSchema)
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    def post(self) -> Any:
+        """A single-use ticket, valid for a minute, that opens the caller's live feed (for EventSource)"""
+        player = me()
+        assert services().tickets is not None
+        token_id = accounts.token_id_of(bearer_token() or "")
+        ticket = services().tickets.issue_player(player.player_id, token_id)  # type: ignore[union-attr]
+        url = url_for("players.MyEventStream", ticket=ticket)
+        return {"ticket": ticket, "expires_in_s": TICKET_TTL_S, "stream": url}, 201
+
+
+@blp.route("/me/events/stream", parameters=[schemas.PLAYER_LAST_EVENT_ID])
+class MyEventStream(MethodView):
+    @blp.doc(
+        operationId="streamMyEvents",
+        security=PLAYER,
+        responses={
+            "200": {"description": PLAYER_SSE_DOC, "content": {"text/event-stream": {"schema": {"type": "string"}}}}
+        },
+    )
+    @blp.arguments(schemas.PlayerStreamQuerySchema, location="query")
+    @blp.response(200)
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    def get(self, query: dict[str, Any]) -> Any:
+        """Everything that concerns the caller in all its games, live (Server-Sent Events); resumable"""
+        player_id, token_id = feed_player(query.get("ticket"))
+        last = resumed_after(query.get("after"))
+        projection = services().projections
+        assert projection is not None
+        after = last or start_of(projection.players, player_id)
+        headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+        allowed = (lambda: accounts.token_lives(services(), player_id, token_id)) if token_id else always
+        body = stream_with_context(PlayerFeed(projection.players, player_id, after, allowed).messages())
+        return Response(body, mimetype="text/event-stream", headers=headers)
+
+
+def resumed_after(after: str | None) -> str | None:
+    """The notice a feed resumes after: `Last-Event-ID`, else `?after=` (`0`: before every notice kept); a
+    malformed one is refused naming what was sent."""
+    header = request.headers.get("Last-Event-ID")
+    last = header if header is not None else after
+    if last is None or schemas.NOTICE.fullmatch(last):
+        return last
+    if header is not None:
+        raise InvalidRequestError("Last-Event-ID is the id of a notice, like 1733050000000-0", "invalid_header")
+    raise InvalidRequestError("after is the id of a notice, like 1733050000000-0, or 0 for every notice kept")
+
+
+def feed_player(ticket: str | None) -> tuple[str, str]:
+    """Whose feed it is, and the id of the token that opened it: the player of a ticket (once) or of the bearer
+    token. A ticket minted with a token revoked since opens nothing."""
+    if ticket is None:
+        return me().player_id, accounts.token_id_of(bearer_token() or "")
+    store = services().tickets
+    assert store is not None
+
+    def redeem(ticket: str) -> tuple[str, str] | None:
+        found = store.redeem_player(ticket)
+        if found is None or (found[1] and not accounts.token_lives(services(), *found)):
+            return None
+        return found
+
+    return redeemed(ticket, redeem)
+
+
+@blp.route("/<player_id>")
+class PlayerResource(MethodView):
+    @blp.doc(operationId="getPlayer")
+    @blp.response(200, schemas.PlayerSchema)
+    @blp.alt_response(404, response="NOT_FOUND")
+    def get(self, player_id: str) -> Any:
+        """A player: its name, its rating in each ruleset it has played, its recent games"""
+        return queries.player_profile(services(), player_id)

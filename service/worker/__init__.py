@@ -1,0 +1,1 @@
+"""The worker: RQ jobs, the scheduler that queues them, and the process that runs them."""

@@ -1,0 +1,129 @@
+"""`syndicate worker`: an RQ worker with its scheduler, and the sweep, both outliving Redis outages.
+
+RQ 3.0 rides out an outage only while it waits for a job. A job that meets a dead Redis ends `work()`
+("found an unhandled exception, quitting"), the scheduler process dies at its first failed heartbeat, and RQ
+restarts a dead scheduler only in its maintenance pass. So this worker keeps going itself: when RQ's loop ends
+for any reason but SIGINT or SIGTERM, it waits (with backoff) and runs it again with a fresh RQ worker and
+scheduler. That lives here, not in `syndicate run`'s supervisor, so that a worker run on its own (a container
+with a Redis elsewhere) also comes back to work once Redis answers again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import signal
+import socket
+import threading
+import time
+from types import FrameType
+
+import redis
+from rq import Queue, SimpleWorker
+from rq.exceptions import DuplicateJobError, StopRequested
+
+from service.ops.supervisor import alive
+from service.worker.backoff import Backoff
+from service.worker.scheduler import QUEUE, QUEUES, Scheduler
+
+log = logging.getLogger(__name__)
+
+MAINTENANCE_S = 60
+"""RQ's maintenance pass restarts a dead scheduler (RQ's default is every 10 minutes). Until it does, about a
+minute after an outage, scheduled jobs wait, and the sweep requeues any deadline that falls overdue."""
+
+stopping = threading.Event()
+"""Set by SIGINT or SIGTERM: RQ's loop is not run again."""
+
+
+class Worker(SimpleWorker):
+    """RQ's in-process worker, whose stop request outlives its own loop and works with Redis away."""
+
+    max_connection_wait_time = Backoff.cap
+    """While it waits for a job, RQ rides out an outage itself, its retries doubling to this (RQ's own cap is a
+    minute: a worker would sit idle up to a minute after Redis came back)."""
+
+    def request_stop(self, signum: int, frame: FrameType | None) -> None:
+        stopping.set()
+        try:
+            super().request_stop(signum, frame)  # asks Redis whether a job is running
+        except (redis.ConnectionError, redis.TimeoutError):
+            raise StopRequested() from None  # with Redis away, no job can finish anyway
+
+
+def on_stop_signal(signum: int, frame: FrameType | None) -> None:
+    stopping.set()
+
+
+def handle_stop_signals() -> None:
+    """Between two runs of RQ's loop: RQ's own handlers belong to a worker that is done."""
+    signal.signal(signal.SIGINT, on_stop_signal)
+    signal.signal(signal.SIGTERM, on_stop_signal)
+
+
+def work_until_stopped(client: redis.Redis, backoff: Backoff | None = None) -> None:
+    """Run RQ's loop (with the scheduler) again and again, until SIGINT or SIGTERM."""
+    backoff = backoff or Backoff()
+    handle_stop_signals()
+    while not stopping.is_set():
+        started = time.monotonic()
+        try:
+            queues = [Queue(name, connection=client) for name in QUEUES]  # in order: people's games first
+            worker = Worker(queues, connection=client, maintenance_interval=MAINTENANCE_S)
+            worker.work(with_scheduler=True, logging_level="WARNING")
+            reason = "RQ's loop ended"
+        except (redis.ConnectionError, redis.TimeoutError) as error:
+            reason = f"Redis unreachable ({error})"
+        handle_stop_signals()
+        if stopping.is_set():
+            return
+        delay = backoff.delay(time.monotonic() - started)
+        log.warning("worker stopped: %s; starting it again in %g s", reason, delay)
+        stopping.wait(delay)
+
+
+def sweep_every(client: redis.Redis, period_s: float) -> None:
+    """Enqueue the sweep once per period; many workers share one sweep per period.
+
+    A period that cannot reach Redis is logged and skipped, never fatal: the sweep is what recovers
+    the games an outage stalled."""
+    queue = Queue(QUEUE, connection=client)
+    while True:
+        bucket = int(time.time() // period_s)
+        try:
+            with contextlib.suppress(DuplicateJobError):
+                queue.enqueue("service.worker.jobs.sweep", job_id=f"sweep-{bucket}", unique=True, result_ttl=60)
+        except redis.RedisError as error:
+            log.warning("sweep not queued: %s", error)
+        except Exception:
+            log.exception("sweep not queued")
+        time.sleep(period_s)
+
+
+RELEASE_S = 0.1
+"""How often a worker queues the paced turns of all-bot games that fell due."""
+
+
+def release_paced(scheduler: Scheduler, period_s: float = RELEASE_S) -> None:
+    """Queue the paced turns of all-bot games as they fall due, as long as the worker lives; a period that cannot
+    reach Redis is skipped (a turn held back too long is queued by the sweep)."""
+    while not stopping.is_set():
+        try:
+            scheduler.release_due(time.time())
+        except redis.RedisError as error:
+            log.warning("paced turns not released: %s", error)
+            stopping.wait(1)
+        except Exception:
+            log.exception("paced turns not released")
+            stopping.wait(1)
+        stopping.wait(period_s)
+
+
+def running_here(client: redis.Redis) -> bool:
+    """Whether a worker of this host is registered with Redis and its process lives: a container's health check
+    (`syndicate worker --check`). False while Redis is away: the worker cannot work then either."""
+    try:
+        workers = Worker.all(connection=client)
+    except redis.RedisError:
+        return False
+    return any(w.hostname == socket.gethostname() and w.pid and alive(w.pid) for w in workers)
