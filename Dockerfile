@@ -19,6 +19,7 @@ COPY service ./service
 COPY events ./events
 COPY projections ./projections
 COPY games ./games
+COPY players ./players
 RUN /opt/syndicate/bin/pip wheel --no-deps --wheel-dir /wheels .
 
 FROM ${PYTHON}

@@ -10,7 +10,7 @@ from typing import Any
 
 import msgspec
 
-from games.base import Event
+from games.base import Event, upcast
 from games.registry import RULESETS
 from games.table import TABLE_EVENTS
 
@@ -33,6 +33,4 @@ def from_payload(type_name: str, schema_version: int, payload: dict[str, Any]) -
     cls = EVENT_TYPES.get(type_name)
     if cls is None:
         raise UnknownEventError(type_name)
-    for version in range(schema_version, cls.schema_version):
-        payload = cls.upcasters[version](payload)
-    return msgspec.convert(payload, cls)
+    return upcast(cls, schema_version, payload)

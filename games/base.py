@@ -55,6 +55,17 @@ class Event(msgspec.Struct, frozen=True, kw_only=True):
     upcasters: ClassVar[Mapping[int, Callable[[dict[str, Any]], dict[str, Any]]]] = {}
 
 
+E = TypeVar("E", bound=Event)
+
+
+def upcast(cls: type[E], schema_version: int, payload: dict[str, Any]) -> E:
+    """The event of a payload stored at `schema_version`, taken one version at a time to the type's current one
+    (the stored payload is never rewritten)."""
+    for version in range(schema_version, cls.schema_version):
+        payload = cls.upcasters[version](payload)
+    return msgspec.convert(payload, cls)
+
+
 def redacted(event: Event, viewer: Viewer, secrets: Mapping[type[Event], str]) -> dict[str, Any]:
     """An event's payload as a viewer may see it: the field `secrets` names for its type is seen only by
     the event's own seat (none, for an event without a seat) and by EVERYONE."""
