@@ -8,7 +8,7 @@ from redis.cluster import RedisCluster
 from events.players import PlayerStore
 from events.repository import GameRepository
 from events.store import RedisEventStore
-from events.tickets import TicketStore
+from events.tickets import RedisTicketStore
 from projections import Projections
 from service.application.admission import Holdings
 from service.application.services import Services
@@ -32,7 +32,7 @@ def bootstrap(
         repository=GameRepository(store),
         projections=projections,
         scheduler=scheduler,
-        tickets=TicketStore(client, replication),
+        tickets=RedisTicketStore(client, replication),
         players=PlayerStore(client, replication),
         holdings=Holdings(client, projections.lobby),
         limits=config.limits(),
