@@ -4,7 +4,7 @@ they show changes), and each player's feed of notices.
 
 Every write is idempotent by version (or by game, for the ratings), so a projection that runs twice, late,
 or alongside a rebuild converges. A read that finds a game's views behind its log catches them up first.
-`rebuild` drops every read model and replays every log, the players' logs too.
+`rebuild` drops every read model and replays every game's log.
 """
 
 from __future__ import annotations
@@ -14,8 +14,6 @@ from typing import Any
 import redis
 
 from events import keys
-from events.players import PlayerStore
-from events.players import fold as fold_player
 from events.repository import Decision, Game, fold, ruleset_of
 from events.store import EventStore
 from games import table as tables
@@ -91,7 +89,8 @@ class Projections:
 
     def rebuild(self) -> int:
         """Drop every read model and project every game again from its log alone, the ratings folded once at
-        the end from every tallied game; rewrite each player from its own log. How many games."""
+        the end from every tallied game. How many games. (The players are rewritten from their own logs beside it:
+        events.player_store.rewrite_players.)"""
         self.drop()
         count = 0
         standings: dict[str, list[Standing]] = {}
@@ -112,12 +111,4 @@ class Projections:
                 count += 1
         for ruleset_id, found in standings.items():
             self.ratings.rebuild(ruleset_id, found)
-        self.rebuild_players()
         return count
-
-    def rebuild_players(self) -> None:
-        player_store = PlayerStore(self.redis)
-        for player_id in list(player_store.player_ids()):
-            player = fold_player(player_store.log(player_id))
-            if player is not None:
-                player_store.rewrite(player)

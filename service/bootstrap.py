@@ -5,7 +5,7 @@ from __future__ import annotations
 import redis
 from redis.cluster import RedisCluster
 
-from events.players import PlayerStore
+from events.player_store import RedisPlayerStore
 from events.repository import GameRepository
 from events.store import RedisEventStore
 from events.tickets import RedisTicketStore
@@ -33,7 +33,7 @@ def bootstrap(
         projections=projections,
         scheduler=scheduler,
         tickets=RedisTicketStore(client, replication),
-        players=PlayerStore(client, replication),
+        players=RedisPlayerStore(client, replication),
         holdings=Holdings(client, projections.lobby),
         limits=config.limits(),
         after_save=(projections.after_save, scheduler.after_save),

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import secrets
 
-from events.players import Claim, Player, PlayerEvent, PlayerStore, StalePlayerError, token_matches
+from events.player_store import Claim, PlayerStore, StalePlayerError
+from players.events import Entry, PlayerRegistered, PlayerTokenIssued, PlayerTokenRevoked
+from players.state import Player, token_matches
 from service.application import tokens
 from service.application.errors import ConflictError, InvalidTokenError, NotFoundError
 from service.application.services import Services
@@ -27,16 +29,11 @@ def is_player_token(token: str) -> bool:
     return token.count(".") == 2
 
 
-def _issue(player: Player, at: str) -> tuple[PlayerEvent, str, str]:
+def _issue(player: Player, at: str) -> tuple[Entry, str, str]:
     token_id = secrets.token_hex(4)
     token = f"{player.player_id}.{token_id}.{tokens.new_token()}"
-    event = PlayerEvent(
-        version=player.version + 1,
-        type="player_token_issued",
-        payload={"token_id": token_id, "digest": tokens.digest(token)},
-        at=at,
-    )
-    return event, token_id, token
+    issued = PlayerTokenIssued(token_id=token_id, digest=tokens.digest(token))
+    return Entry(version=player.version + 1, event=issued, at=at), token_id, token
 
 
 def register_player(services: Services, name: str) -> tuple[Player, str, str]:
@@ -50,7 +47,7 @@ def register_player(services: Services, name: str) -> tuple[Player, str, str]:
         detail = f"the name {name!r} looks like a name a player holds (names are compared as they look, across scripts)"
         raise ConflictError(detail, code="name_confusable")
     at = services.clock()
-    registered = PlayerEvent(version=1, type="player_registered", payload={"player_id": player_id, "name": name}, at=at)
+    registered = Entry(version=1, event=PlayerRegistered(player_id=player_id, name=name), at=at)
     blank = Player(player_id=player_id, name=name, created_at=at, version=1)
     issued, token_id, token = _issue(blank, at)
     return store(services).commit(None, [registered, issued]), token_id, token
@@ -93,9 +90,7 @@ def revoke_token(services: Services, player: Player, token_id: str) -> None:
     """Revoke one of the player's tokens (the one in use too): it opens nothing from now on."""
     if token_id not in player.tokens:
         raise NotFoundError(f"the player has no live token {token_id!r}", "token_not_found")
-    event = PlayerEvent(
-        version=player.version + 1, type="player_token_revoked", payload={"token_id": token_id}, at=services.clock()
-    )
+    event = Entry(version=player.version + 1, event=PlayerTokenRevoked(token_id=token_id), at=services.clock())
     try:
         store(services).commit(player, [event])
     except StalePlayerError:

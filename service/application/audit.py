@@ -17,7 +17,6 @@ from typing import Any
 import msgspec
 
 from events.envelope import GENESIS, Envelope, content_hash
-from events.players import Player, PlayerEvent, fold
 from events.registry import to_payload
 from events.repository import event_of
 from games import table as tables
@@ -25,6 +24,8 @@ from games.base import SPECTATOR, RuleError, Ruleset
 from games.commands import decide, recorded
 from games.registry import RULESETS
 from games.table import Table
+from players.events import Entry, PlayerRegistered
+from players.state import Player, fold
 
 
 @dataclass
@@ -118,13 +119,13 @@ def check_live(report: Report, live: Table[Any] | None, stored: tuple[int, int, 
             report.problem(version, "views", f"the stored view of {viewer} differs from the replayed log")
 
 
-def audit_player(player_id: str, log: Sequence[PlayerEvent], stored: Player | None) -> Report:
+def audit_player(player_id: str, log: Sequence[Entry], stored: Player | None) -> Report:
     """Check a player's log: versions 1..N, registration first, and the stored player equal to its fold."""
     report = Report(player_id, len(log))
-    for expected, event in enumerate(log, start=1):
-        if event.version != expected:
-            report.problem(event.version, "versions", f"expected version {expected}")
-    if not log or log[0].type != "player_registered":
+    for expected, entry in enumerate(log, start=1):
+        if entry.version != expected:
+            report.problem(entry.version, "versions", f"expected version {expected}")
+    if not log or not isinstance(log[0].event, PlayerRegistered):
         report.problem(1, "log", "a player's log starts with player_registered")
         return report
     if stored is None or msgspec.to_builtins(stored) != msgspec.to_builtins(fold(log)):

@@ -17,7 +17,6 @@ from typing import Any
 
 import msgspec
 
-from events.players import Player
 from events.replication import NotReplicatedError
 from events.repository import Decision, Game, seal
 from events.store import AnswerKey, DuplicateRequestError, StaleVersionError
@@ -26,6 +25,7 @@ from games.base import Event, IllegalMoveError
 from games.commands import CloseWait, Command, CreateGame, JoinGame, MakeMove, TallyGame
 from games.registry import RULESETS
 from games.table import SetupError
+from players.state import Player
 from projections import game_models
 from projections.views import field_of
 from service.application import accounts, admission, tokens

@@ -11,7 +11,6 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from events.players import Player
 from events.repository import Game, NoSuchGameError, seal
 from events.store import StaleVersionError
 from games import lifecycle
@@ -20,6 +19,7 @@ from games.base import Event, IllegalMoveError
 from games.commands import AbortGame, Command, CreateRematch, LeaveGame, ResignGame
 from games.registry import RULESETS
 from games.table import SetupError
+from players.state import Player
 from service.application.errors import InvalidTokenError
 from service.application.play import (
     MAX_ATTEMPTS,

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from events.memory import MemoryEventStore
-from events.players import PlayerStore
+from events.player_store import PlayerStore
 from events.repository import Decision, GameRepository
 from events.tickets import TicketStore
 from games import table as tables

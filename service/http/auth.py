@@ -8,7 +8,7 @@ from typing import TypeVar
 
 from flask import request
 
-from events.players import Player
+from players.state import Player
 from service.application.errors import InvalidRequestError, InvalidTokenError
 from service.http.ratelimit import caller_key
 

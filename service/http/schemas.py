@@ -11,9 +11,9 @@ from typing import Any
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
-from events.players import name_key, skeleton_key
 from games.registry import RULESETS
 from games.schema import prefix
+from players.names import name_key, skeleton_key
 from service.http.parsing import StrictInteger
 
 BOTS = ("random", "smart")

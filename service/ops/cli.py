@@ -22,7 +22,7 @@ from redis.exceptions import RedisClusterException
 from rq import Queue, SimpleWorker
 
 from events.envelope import decode as envelope_decode
-from events.players import PlayerStore
+from events.player_store import RedisPlayerStore, rewrite_players
 from games.registry import RULESETS
 from games.selfplay import simulate as simulate_games
 from service.application import queries
@@ -193,10 +193,11 @@ def projections() -> None:
 
 @projections.command("rebuild")
 def rebuild() -> None:
-    """Drop every read model and rebuild it from the event streams."""
-    projections = bootstrap(client=connect()).projections
-    assert projections is not None
-    count = projections.rebuild()
+    """Drop every read model and rebuild it from the event streams; rewrite each player from its own log."""
+    services = bootstrap(client=connect())
+    assert services.projections is not None and services.players is not None
+    count = services.projections.rebuild()
+    rewrite_players(services.players)
     click.echo(f"rebuilt the read models of {count} games")
 
 
@@ -207,7 +208,7 @@ def rebuild() -> None:
 def audit(game_id: str | None, log_file: BinaryIO | None, player_id: str | None) -> None:
     """Replay a game's log through the rules and check it; exit 1 if any check fails."""
     if player_id is not None:
-        store = PlayerStore(connect())
+        store = RedisPlayerStore(connect())
         report = audit_player(player_id, store.log(player_id), store.get(player_id)).as_dict()
     elif log_file is not None:
         envelopes = [envelope_decode(line) for line in log_file if line.strip()]

@@ -14,7 +14,7 @@ import redis
 from redis.crc import key_slot
 from rq import Queue, SimpleWorker
 
-from events import keys, players, store
+from events import keys, player_store, store
 from projections import lobby, ratings
 from projections import players as player_feeds
 from service.application.house import House
@@ -35,8 +35,8 @@ SCRIPTS = {
     "lobby": lobby._WRITE,
     "quick_match_release": lobby._RELEASE,
     "ratings": ratings._COUNT,
-    "player_commit": players._COMMIT,
-    "player_claim": players._CLAIM,
+    "player_commit": player_store._COMMIT,
+    "player_claim": player_store._CLAIM,
     "player_tell": player_feeds._TELL,
     "pending_claim": scheduler._CLAIM,
     "pending_clear": scheduler._CLEAR,
@@ -88,7 +88,7 @@ def test_every_script_call_of_whole_games_keeps_to_one_slot(config: Config, reco
     cat, dan = api.register("Cat"), api.register("Dan")
     # A registration that died before writing its player: its claims are taken over, with its marker's key.
     assert services.players is not None
-    assert services.players.claim_name("Eve", "0123456789abcdef") is players.Claim.MADE
+    assert services.players.claim_name("Eve", "0123456789abcdef") is player_store.Claim.MADE
     recorder.delete(keys.name_claim_pending("0123456789abcdef"))
     api.register("\u0395ve")  # a Greek capital Epsilon
     assert any(len(given) == 4 for name, given, _ in recorder.calls if name == "player_claim")
@@ -107,6 +107,7 @@ def test_every_script_call_of_whole_games_keeps_to_one_slot(config: Config, reco
         api.game(joined, seat)
     assert services.projections is not None
     services.projections.rebuild()
+    player_store.rewrite_players(services.players)
 
     assert {name for name, _, _ in recorder.calls} == set(SCRIPTS) - NOT_IN_THESE_GAMES
     for name, given, _ in recorder.calls:

@@ -6,17 +6,21 @@ from __future__ import annotations
 import hashlib
 import threading
 
+import msgspec
 import redis
 from click.testing import CliRunner
 from flask import Flask
 
 from events import keys
-from events.players import CLAIM_PENDING_S, Claim, PlayerStore
+from events.player_store import CLAIM_PENDING_S, Claim, RedisPlayerStore
+from players.state import fold
+from service.application.audit import audit_player
 from service.config import Config
 from service.http.app import create_app
 from service.ops import cli
 from tests.client import ApiClient, assert_problem
 from tests.players.helpers import bearer, create, join, play_first_legal, player_id
+from tests.players.test_player_domain import LOG
 
 
 def test_a_player_registers_once_per_name_whatever_its_case(api: ApiClient) -> None:
@@ -112,7 +116,7 @@ def test_a_name_claimed_by_a_registration_that_died_is_free_once_its_time_has_ru
     api: ApiClient, redis_client: redis.Redis
 ) -> None:
     # A registration claims its name, then writes its player: one that dies in between holds the name.
-    assert PlayerStore(redis_client).claim_name("Zoe", "0123456789abcdef") is Claim.MADE
+    assert RedisPlayerStore(redis_client).claim_name("Zoe", "0123456789abcdef") is Claim.MADE
     assert_problem(api.http.post("/v1/players", json={"name": "zoe"}), 409, "name_taken")  # it may still write
     assert_problem(api.http.post("/v1/players", json={"name": "\u0396oe"}), 409, "name_confusable")  # Greek Zeta
     pending = keys.name_claim_pending("0123456789abcdef")
@@ -127,7 +131,7 @@ def test_a_name_claimed_by_a_registration_that_died_is_free_once_its_time_has_ru
 def test_a_lookalike_takes_over_the_claims_of_a_registration_that_died(
     api: ApiClient, redis_client: redis.Redis
 ) -> None:
-    assert PlayerStore(redis_client).claim_name("Zoe", "0123456789abcdef") is Claim.MADE
+    assert RedisPlayerStore(redis_client).claim_name("Zoe", "0123456789abcdef") is Claim.MADE
     redis_client.delete(keys.name_claim_pending("0123456789abcdef"))  # it died, and its time has run out
     answer = api.http.post("/v1/players", json={"name": "\u0396oe"})
     assert answer.status_code == 201
@@ -244,6 +248,14 @@ def test_a_players_log_is_audited_against_its_stored_state(api: ApiClient, redis
     redis_client.set(keys.player_state(pid), redis_client.get(keys.player_state(pid)).replace(b'"Ann"', b'"Eve"'))
     tampered = runner.invoke(cli.main, ["audit", "--player", pid])
     assert tampered.exit_code == 1 and '"check": "state"' in tampered.output
+
+
+def test_a_players_log_must_start_with_its_registration_and_count_from_one() -> None:
+    assert audit_player("0123456789abcdef", LOG, fold(LOG)).ok
+    unregistered = audit_player("0123456789abcdef", [msgspec.structs.replace(LOG[1], version=1)], None)
+    assert [problem["check"] for problem in unregistered.problems] == ["log"]
+    gapped = audit_player("0123456789abcdef", [LOG[0], *LOG[2:]], fold([LOG[0], *LOG[2:]]))
+    assert [(problem["check"], problem["version"]) for problem in gapped.problems] == [("versions", 3), ("versions", 4)]
 
 
 def _url(client: redis.Redis) -> str:

@@ -8,8 +8,8 @@ from flask import Response, request, stream_with_context, url_for
 from flask.views import MethodView
 from flask_smorest.pagination import PaginationParameters
 
-from events.players import Player
 from events.tickets import TICKET_TTL_S
+from players.state import Player
 from service.application import accounts, queries
 from service.application.errors import InvalidRequestError, InvalidTokenError
 from service.http import player_schemas as schemas
