@@ -216,7 +216,7 @@ class MemoryPlayerStore:
         )
         with self._lock:
             for claims, key, refused in fields:
-                if claims.get(key, player_id) != player_id:
+                if claims.get(key, player_id) != player_id:  # neither free nor the claimant's
                     return refused
             for claims, key, _ in fields:
                 claims[key] = player_id
