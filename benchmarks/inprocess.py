@@ -60,7 +60,7 @@ class UseCases:
     """The use cases of `service.application.play` on the real store and projections; no scheduler (no RQ jobs)."""
 
     name = "use cases (service.application.play, no scheduler: no RQ jobs)"
-    rebuild_via = "in process: bootstrap(client=...).projections.rebuild()"
+    rebuild_via = "in process: rebuild_read_models(bootstrap(client=...))"
 
     def __init__(self, redis_url: str) -> None:
         from service.application.house import House
@@ -68,9 +68,8 @@ class UseCases:
 
         self.client = redis.Redis.from_url(redis_url)
         everything = bootstrap(client=self.client)
-        assert everything.projections is not None
         # The lobby and leaderboard are kept, as in the service; no job is queued.
-        self.services = dataclasses.replace(everything, after_save=(everything.projections.after_save,))
+        self.services = dataclasses.replace(everything, followers=(everything.projections,))
         self.house = House(self.services)
 
     def create(
@@ -79,10 +78,10 @@ class UseCases:
         from service.application import play
 
         try:
-            saved, handed = play.create_game(self.services, ruleset, seats, options or {}, seed)
+            created = play.create_game(self.services, ruleset, seats, options or {}, seed)
         except Exception as error:
             raise Refused(repr(error)) from error
-        return Created(saved.game.game_id, handed, msgspec.json.decode(saved.views["spectator"]))
+        return Created(created.game.game_id, dict(created.handed), msgspec.json.decode(created.view(None)))
 
     def look(self, game_id: str, token: str | None = None) -> dict[str, Any]:
         from service.application import queries
@@ -91,12 +90,13 @@ class UseCases:
 
     def move(self, game_id: str, token: str, body: dict[str, Any]) -> dict[str, Any]:
         from service.application import play
+        from service.application.callers import Caller
 
         try:
-            answer = play.make_move(self.services, game_id, play.Caller(token=token), body)
+            moved = play.make_move(self.services, game_id, Caller(token=token), body)
         except Exception as error:
             raise Refused(repr(error)) from error
-        return msgspec.json.decode(answer)  # type: ignore[no-any-return]
+        return msgspec.json.decode(moved.document)  # type: ignore[no-any-return]
 
     def tally(self, game_ids: list[str]) -> None:
         for game_id in game_ids:
@@ -104,8 +104,9 @@ class UseCases:
 
     def rebuild(self) -> int:
         """`syndicate projections rebuild`, in process: drop every read model, replay every log."""
-        assert self.services.projections is not None
-        return self.services.projections.rebuild()
+        from service.application.rebuild import rebuild_read_models
+
+        return rebuild_read_models(self.services)
 
     def load_snapshot(self, game_id: str) -> None:
         """Load a game the way a move does: its snapshot and the events after it."""

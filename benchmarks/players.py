@@ -15,7 +15,7 @@ import redis
 
 from benchmarks.common import env_int, machine, own_redis, say_command
 from service.application import accounts, play
-from service.application.play import Caller
+from service.application.callers import Caller
 from service.application.services import Services
 from service.bootstrap import bootstrap
 
@@ -23,20 +23,20 @@ from service.bootstrap import bootstrap
 def one_game(services: Services, tokens: list[str] | None) -> tuple[int, float]:
     """Moves made and seconds spent on them in one game: seat tokens if `tokens` is None, else players'."""
     if tokens is None:
-        saved, handed = play.create_game(services, "twelve-gangsters", [{"name": n} for n in "ABC"], {}, None)
-        movers = [handed[s] for s in range(3)]
+        created = play.create_game(services, "twelve-gangsters", [{"name": n} for n in "ABC"], {}, None)
+        movers = [created.handed[s] for s in range(3)]
     else:
         creator = accounts.authenticate(services, tokens[0])
         seats: list[dict[str, Any]] = [{"player": "me"}, {"open": True}, {"open": True}]
-        saved, _ = play.create_game(services, "twelve-gangsters", seats, {}, None, creator)
+        created = play.create_game(services, "twelve-gangsters", seats, {}, None, creator)
         for token in tokens[1:]:
-            play.join_game(services, saved.game.game_id, None, accounts.authenticate(services, token))
+            play.join_game(services, created.game.game_id, None, accounts.authenticate(services, token))
         movers = tokens
     spent, moves = 0.0, 0
     for card in range(1, 13):
         for token in movers:
             started = time.perf_counter()
-            play.make_move(services, saved.game.game_id, Caller(token=token), {"type": "play", "card": card})
+            play.make_move(services, created.game.game_id, Caller(token=token), {"type": "play", "card": card})
             spent += time.perf_counter() - started
             moves += 1
     return moves, spent

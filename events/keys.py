@@ -1,5 +1,7 @@
-"""Every Redis key the service uses, one builder each. A game's keys share the hash tag `{<id>}`,
-so a game lives in one Redis Cluster slot and one Lua script may touch all of them."""
+"""Every Redis key of the stores, one builder each: the games' logs and what each commit writes beside them, the
+players', the stream tickets, each client's games and the job queue's. A game's keys share the hash tag `{<id>}`,
+so a game lives in one Redis Cluster slot and one Lua script may touch all of them. The read models' keys are their
+own (projections/)."""
 
 PREFIX = "syndicate"
 
@@ -28,44 +30,6 @@ def stream_ticket(game_id: str, digest: str) -> str:
     """A live feed ticket, by the sha256 of its secret: the seat it opens the feed for, until it expires."""
     return f"{PREFIX}:game:{{{game_id}}}:ticket:{digest}"
 
-
-# -- read models: dropped and rebuilt from the streams at will ------------------------------------
-
-
-def views(game_id: str) -> str:
-    """Each viewer's view of the game: a hash of `version`, `spectator` and one field per seat."""
-    return f"{PREFIX}:game:{{{game_id}}}:views"
-
-
-def result(game_id: str) -> str:
-    """The final tally of a finished game (JSON)."""
-    return f"{PREFIX}:game:{{{game_id}}}:result"
-
-
-def lobby_game(game_id: str) -> str:
-    """One game's lobby entry (JSON). The lobby's keys share the hash tag `{lobby}`."""
-    return f"{PREFIX}:{{lobby}}:game:{game_id}"
-
-
-def lobby_index(status: str, ruleset: str) -> str:
-    """Game ids by creation time, for one status and ruleset; `*` stands for any."""
-    return f"{PREFIX}:{{lobby}}:index:{status}:{ruleset}"
-
-
-def active_games() -> str:
-    """Games the house may have to act on (in progress, or finished and not yet tallied), by creation time."""
-    return f"{PREFIX}:{{lobby}}:active"
-
-
-READ_MODEL_PATTERNS = (
-    f"{PREFIX}:game:{{*}}:views",
-    f"{PREFIX}:game:{{*}}:result",
-    f"{PREFIX}:{{lobby}}:*",
-    f"{PREFIX}:player:{{*}}:games",
-    f"{PREFIX}:{{ratings:*}}:*",
-)
-"""Every read model key, as SCAN patterns: what a rebuild drops. (A player's state and the name claims are
-rewritten from the player logs instead, so that nobody is locked out while a rebuild runs.)"""
 
 GAME_STREAMS = f"{PREFIX}:game:{{*}}:events"
 """Every game's event stream, as a SCAN pattern."""
@@ -110,53 +74,13 @@ def name_claim_pending(player_id: str) -> str:
     return f"{PREFIX}:{{players}}:pending:{player_id}"
 
 
-def player_games(player_id: str) -> str:
-    """The games the player holds a seat in, by creation time."""
-    return f"{PREFIX}:player:{{{player_id}}}:games"
-
-
-def player_feed(player_id: str) -> str:
-    """What the player's live feed tells (seated, started, decision due, finished, rating changed)."""
-    return f"{PREFIX}:player:{{{player_id}}}:feed"
-
-
-def player_feed_sent(player_id: str) -> str:
-    """Which notices the feed already holds, so one told twice is stored once."""
-    return f"{PREFIX}:player:{{{player_id}}}:feed-sent"
-
-
 def player_ticket(player_id: str, digest: str) -> str:
     """A ticket that opens the player's live feed once, by the sha256 of its secret."""
     return f"{PREFIX}:player:{{{player_id}}}:ticket:{digest}"
 
 
-def ratings(ruleset: str) -> str:
-    """A ruleset's ratings: identity (`<player id>`, `bot:<kind>`) -> JSON. Its keys share `{ratings:<ruleset>}`."""
-    return f"{PREFIX}:{{ratings:{ruleset}}}:ratings"
-
-
-def rated_games(ruleset: str) -> str:
-    """Each rated game's standings (JSON), by game id: what the ratings are folded from."""
-    return f"{PREFIX}:{{ratings:{ruleset}}}:games"
-
-
-def rating_board(ruleset: str) -> str:
-    """Identities by ordinal (mu - 3 sigma), for the paged leaderboard."""
-    return f"{PREFIX}:{{ratings:{ruleset}}}:board"
-
-
-def quick_match_lock(ruleset: str, seats: int) -> str:
-    """Held while one quick match of a ruleset and seat count picks its game, so two never both create one."""
-    return f"{PREFIX}:{{quick-match}}:lock:{ruleset}:{seats}"
-
-
 PLAYER_STREAMS = f"{PREFIX}:player:{{*}}:events"
 """Every player's log, as a SCAN pattern."""
-
-
-def rating_order(ruleset: str) -> str:
-    """The order key (tally time, game id) of the last game the ruleset's ratings were folded to."""
-    return f"{PREFIX}:{{ratings:{ruleset}}}:order"
 
 
 def holdings(holder: str) -> str:

@@ -3,12 +3,13 @@ for tests of the use cases that need no Redis. One lock makes each commit one st
 
 from __future__ import annotations
 
+import fnmatch
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from events.envelope import GENESIS, Envelope, decode, encode
-from events.store import AnswerKey, Commit, DuplicateRequestError, Loaded, StaleVersionError
+from events.store import AnswerKey, Commit, Document, DuplicateRequestError, Loaded, StaleVersionError
 
 
 @dataclass
@@ -17,15 +18,14 @@ class _Game:
     snapshot: tuple[int, str, bytes, str, int] | None = None
     """version, head, state, ruleset, format"""
     tokens: dict[int, str] = field(default_factory=dict)
-    views: tuple[int, int, dict[str, bytes]] = (0, 0, {})
-    """version, format, views"""
-    result: bytes | None = None
 
 
 class MemoryEventStore:
     def __init__(self) -> None:
         self._games: dict[str, _Game] = {}
         self._answers: dict[tuple[str, AnswerKey], bytes] = {}
+        self._documents: dict[str, bytes | tuple[int, int, dict[str, bytes]]] = {}
+        """key -> a value, or (version, format, fields)"""
         self._changed = threading.Condition()
 
     def _game(self, game_id: str) -> _Game:
@@ -58,10 +58,8 @@ class MemoryEventStore:
             head = commit.envelopes[-1].hash if commit.envelopes else ""
             game.snapshot = (version, head, commit.snapshot, commit.ruleset, commit.snapshot_format)
             game.tokens.update(commit.token_hashes)
-            if commit.views:
-                game.views = (version, commit.snapshot_format, dict(commit.views))
-            if commit.result is not None:
-                game.result = commit.result
+            for key, document in commit.documents.items():
+                self._documents[key] = self._kept(document, version, commit.snapshot_format)
             if commit.answer_key:
                 self._answers[(commit.game_id, commit.answer_key)] = commit.answer
             self._changed.notify_all()
@@ -81,34 +79,48 @@ class MemoryEventStore:
         with self._changed:
             return dict(self._games.get(game_id, _Game()).tokens)
 
-    def view(self, game_id: str, viewer: str, view_format: int) -> bytes | None:
-        with self._changed:
-            game = self._games.get(game_id, _Game())
-            version, stored_format, views = game.views
-            current = version == len(game.log) and stored_format == view_format
-            return views.get(viewer) if current else None
+    @staticmethod
+    def _kept(document: Document, version: int, document_format: int) -> bytes | tuple[int, int, dict[str, bytes]]:
+        return document if isinstance(document, bytes) else (version, document_format, dict(document))
 
-    def stored_views(self, game_id: str) -> tuple[int, int, dict[str, bytes]]:
+    def current_field(self, game_id: str, key: str, name: str, document_format: int) -> bytes | None:
         with self._changed:
-            version, view_format, views = self._games.get(game_id, _Game()).views
-            return version, view_format, dict(views)
+            found = self._documents.get(key)
+            if not isinstance(found, tuple):
+                return None
+            version, stored_format, fields = found
+            current = version == len(self._games.get(game_id, _Game()).log) and stored_format == document_format
+            return fields.get(name) if current else None
 
-    def write_views(
-        self, game_id: str, version: int, view_format: int, views: Mapping[str, bytes], result: bytes | None
+    def fields(self, key: str) -> tuple[int, int, dict[str, bytes]]:
+        with self._changed:
+            found = self._documents.get(key)
+            return (found[0], found[1], dict(found[2])) if isinstance(found, tuple) else (0, 0, {})
+
+    def value(self, key: str) -> bytes | None:
+        with self._changed:
+            found = self._documents.get(key)
+            return found if isinstance(found, bytes) else None
+
+    def write_documents(
+        self, game_id: str, version: int, document_format: int, documents: Mapping[str, Document]
     ) -> None:
         with self._changed:
-            game = self._game(game_id)
-            stored_version, stored_format, _ = game.views
-            if stored_version > version and stored_format == view_format:
+            stored = {key: self._documents.get(key) for key, d in documents.items() if not isinstance(d, bytes)}
+            if any(isinstance(s, tuple) and s[1] == document_format and s[0] > version for s in stored.values()):
                 return
-            if result is not None:
-                game.result = result
-            if stored_version < version or stored_format != view_format:
-                game.views = (version, view_format, dict(views))
+            for key, document in documents.items():
+                old = stored.get(key)
+                if not (isinstance(old, tuple) and old[1] == document_format and old[0] == version):
+                    self._documents[key] = self._kept(document, version, document_format)
 
-    def result(self, game_id: str) -> bytes | None:
+    def drop_documents(self, patterns: Sequence[str]) -> int:
         with self._changed:
-            return self._games.get(game_id, _Game()).result
+            # A key's `{` and `}` are literal: only `*` is a wildcard, as in the patterns the store is given.
+            gone = [k for k in self._documents if any(fnmatch.fnmatchcase(k, p.replace("[", "[[]")) for p in patterns)]
+            for key in gone:
+                del self._documents[key]
+            return len(gone)
 
     def game_ids(self) -> Iterator[str]:
         with self._changed:

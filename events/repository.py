@@ -2,7 +2,7 @@
 log, and the one way a decision is stored.
 
 `get` loads a game from its snapshot and the events after it (one step); `save` stores a sealed decision with
-its snapshot, token hashes, idempotent answer and the game's read models (one step); `at` rebuilds a game as it
+its snapshot, token hashes, idempotent answer and the game's documents (one step); `at` rebuilds a game as it
 was at a version. `seal` turns what the rules decided into envelopes chained by hash.
 """
 
@@ -18,7 +18,7 @@ import msgspec
 
 from events.envelope import GENESIS, Envelope, new_nonce, sealed
 from events.registry import from_payload, to_payload
-from events.store import AnswerKey, Commit, EventStore
+from events.store import AnswerKey, Commit, Document, EventStore
 from games import table as tables
 from games.base import Event, Ruleset
 from games.commands import Command
@@ -71,12 +71,13 @@ class Game:
 
 @dataclass(frozen=True)
 class Decision:
-    """What the rules decided for a command, sealed: the envelopes, and the game before and after them."""
+    """What the rules decided for a command, sealed: the command, the envelopes, and the game before and after."""
 
     before: Game | None
     after: Game
     envelopes: Sequence[Envelope]
     events: Sequence[Event]
+    command: Command
 
     @property
     def expected_version(self) -> int:
@@ -121,7 +122,7 @@ def seal(
         table = tables.evolve(ruleset, table, event, at)
     assert table is not None, "a decision has at least one event"
     tokens = before.token_hashes if before else {}
-    return Decision(before, Game(ruleset, table, envelopes[-1].hash, tokens), envelopes, list(events))
+    return Decision(before, Game(ruleset, table, envelopes[-1].hash, tokens), envelopes, list(events), command)
 
 
 class GameRepository:
@@ -150,10 +151,10 @@ class GameRepository:
         decision: Decision,
         token_hashes: Mapping[int, str] | None = None,
         answer: tuple[AnswerKey, bytes] | None = None,
-        views: Mapping[str, bytes] | None = None,
-        result: bytes | None = None,
+        documents: Mapping[str, Document] | None = None,
     ) -> None:
-        """Store a decision with what goes with it, in one step; StaleVersionError if another landed first."""
+        """Store a decision with what goes with it, in one step; StaleVersionError if another landed first,
+        DuplicateRequestError if the answer's key holds a first answer already."""
         after = decision.after
         self.store.commit(
             Commit(
@@ -166,8 +167,7 @@ class GameRepository:
                 token_hashes=token_hashes or {},
                 answer_key=answer[0] if answer else None,
                 answer=answer[1] if answer else b"",
-                views=views or {},
-                result=result,
+                documents=documents or {},
             )
         )
 
@@ -177,5 +177,17 @@ class GameRepository:
         assert past is not None
         return past
 
+    def token_hashes(self, game_id: str) -> dict[int, str]:
+        """Each anonymous human seat's token hash, without loading the game (a read checks its token first)."""
+        return self.store.token_hashes(game_id)
+
+    def ping(self) -> None:
+        """Return if the store answers; raise (redis.ConnectionError, say) if not."""
+        self.store.ping()
+
     def log(self, game_id: str, after: int = 0, limit: int | None = None) -> list[Envelope]:
         return self.store.read(game_id, after, limit)
+
+    def wait_for(self, game_id: str, after: int, block_s: float, count: int) -> list[Envelope]:
+        """The events after version `after`, waiting up to `block_s` seconds for the first to land (a live feed)."""
+        return self.store.wait_for(game_id, after, block_s, count)

@@ -6,7 +6,9 @@ Stream and a few keys beside it, all in one Cluster slot (the `{<game id>}` hash
 
 A commit is one step: it checks the expected version, adds the events (stream ids `<version>-0`), and writes
 with them the state snapshot, any new seat token hashes, the first answer to an idempotent request, and the
-game's own read models (every viewer's view; the result once it is over), so a client reads its own writes.
+game's documents: the read models kept in the game's own slot (projections/model.py `GameDocument`: every
+viewer's view, the result once it is over), so a client reads its own writes. The store knows them only as
+keys of the game's slot, each holding one value or fields kept with the version and format they show.
 Two racing commits on one version can never both land. Streams are never trimmed: the log is the truth, the
 snapshot a cache of it, the views projections of it.
 """
@@ -28,6 +30,9 @@ IDEMPOTENCY_TTL_S = 24 * 3600
 Reply = Any
 """A reply from Redis: redis-py types replies as unions of bytes and str (and awaitables); ours are bytes,
 as decode_responses is off, and each use says what it expects."""
+
+Document = bytes | Mapping[str, bytes]
+"""A game document: one value, or fields by name (kept with the version and format they show)."""
 
 AnswerKey = tuple[str, str]
 """Whose request (a hash of the caller) and its `Idempotency-Key`: where its first answer is kept."""
@@ -82,9 +87,8 @@ class Commit:
     token_hashes: Mapping[int, str] = field(default_factory=dict)
     answer_key: AnswerKey | None = None
     answer: bytes = b""
-    views: Mapping[str, bytes] = field(default_factory=dict)
-    """Each viewer's view after the events (`spectator`, `0`, `1`, …), of format `snapshot_format`."""
-    result: bytes | None = None
+    documents: Mapping[str, Document] = field(default_factory=dict)
+    """The game's documents after the events, by key (in the game's slot); fields are of format `snapshot_format`."""
 
 
 class EventStore(Protocol):
@@ -104,19 +108,22 @@ class EventStore(Protocol):
     def token_hashes(self, game_id: str) -> dict[int, str]:
         """Each human seat's token hash."""
 
-    def view(self, game_id: str, viewer: str, view_format: int) -> bytes | None:
-        """A viewer's stored view, if it is of the game's last version and of `view_format`; else None."""
+    def current_field(self, game_id: str, key: str, name: str, document_format: int) -> bytes | None:
+        """A field of a game document, if the document shows the game's last version in `document_format`."""
 
-    def stored_views(self, game_id: str) -> tuple[int, int, dict[str, bytes]]:
-        """Every stored view of a game, with their version and format (0, 0 and none if there are none)."""
+    def fields(self, key: str) -> tuple[int, int, dict[str, bytes]]:
+        """A game document's fields, with the version and format they show (0, 0 and none if there are none)."""
 
-    def write_views(
-        self, game_id: str, version: int, view_format: int, views: Mapping[str, bytes], result: bytes | None
+    def value(self, key: str) -> bytes | None:
+        """A game document's value, if it has one."""
+
+    def write_documents(
+        self, game_id: str, version: int, document_format: int, documents: Mapping[str, Document]
     ) -> None:
-        """Store the game's read models as of `version`, unless newer ones of this format are there."""
+        """Store the game's documents as of `version`, unless newer ones of this format are there."""
 
-    def result(self, game_id: str) -> bytes | None:
-        """The stored result of a finished game."""
+    def drop_documents(self, patterns: Sequence[str]) -> int:
+        """Delete every game's documents whose keys match these patterns (`*` for any part); how many went."""
 
     def game_ids(self) -> Iterator[str]:
         """Every game with a log."""
@@ -135,17 +142,19 @@ if KEYS[4] then answer = redis.call('GET', KEYS[4]) end
 return {snap[3] or false, version, snap[2] or false, snap[4] or false, tail, tokens, answer, snap[5] or false}
 """
 
-# KEYS: events, snapshot, tokens, views, result[, answer]
-# ARGV: expected, format, ruleset, head, state, then counted lists: events; (seat, digest) pairs;
-# (viewer, view) pairs; then the result ('' for none), then the answer and its time to live.
+# KEYS: events, snapshot, tokens, then each document's key, then the answer's (if ARGV[6] is 1).
+# ARGV: expected, format, ruleset, head, state, whether an answer is kept, then counted lists: events; (seat, digest)
+# pairs; documents, each `v` and its value, or `f`, its count of fields and (field, value) pairs; then the answer
+# and its time to live.
 _COMMIT = """
-if KEYS[6] and redis.call('EXISTS', KEYS[6]) == 1 then
-  return {'duplicate', redis.call('GET', KEYS[6])}
+local answer = ARGV[6] == '1' and KEYS[#KEYS] or nil
+if answer and redis.call('EXISTS', answer) == 1 then
+  return {'duplicate', redis.call('GET', answer)}
 end
 local expected = tonumber(ARGV[1])
 local length = redis.call('XLEN', KEYS[1])
 if length ~= expected then return {'stale', length} end
-local i = 6
+local i = 7
 local count = tonumber(ARGV[i])
 for k = 1, count do
   redis.call('XADD', KEYS[1], (expected + k) .. '-0', 'e', ARGV[i + k])
@@ -159,36 +168,75 @@ for k = 1, tokens do
   redis.call('HSET', KEYS[3], ARGV[i + 2 * k - 1], ARGV[i + 2 * k])
 end
 i = i + 2 * tokens + 1
-local views = tonumber(ARGV[i])
-if views > 0 then
-  redis.call('DEL', KEYS[4])
-  redis.call('HSET', KEYS[4], 'version', version, 'format', ARGV[2], unpack(ARGV, i + 1, i + 2 * views))
+local documents = tonumber(ARGV[i])
+for d = 1, documents do
+  local key = KEYS[3 + d]
+  if ARGV[i + 1] == 'v' then
+    redis.call('SET', key, ARGV[i + 2])
+    i = i + 2
+  else
+    local fields = tonumber(ARGV[i + 2])
+    redis.call('DEL', key)
+    redis.call('HSET', key, 'version', version, 'format', ARGV[2], unpack(ARGV, i + 3, i + 2 + 2 * fields))
+    i = i + 2 + 2 * fields
+  end
 end
-i = i + 2 * views + 1
-if ARGV[i] ~= '' then redis.call('SET', KEYS[5], ARGV[i]) end
-if KEYS[6] then redis.call('SET', KEYS[6], ARGV[i + 1], 'EX', ARGV[i + 2]) end
+if answer then redis.call('SET', answer, ARGV[i + 1], 'EX', ARGV[i + 2]) end
 return {'ok', version}
 """
 
-# Only forward: a catch-up or a rebuild that runs late never moves a view back; another format is replaced.
-# The result is written at the views' own version too: a drop that took it after the last commit (a rebuild
-# deletes the views, then the results) leaves the views current and the result gone.
-_WRITE_VIEWS = """
-local stored = redis.call('HMGET', KEYS[1], 'version', 'format')
-local current = (tonumber(stored[1]) or 0) - tonumber(ARGV[1])
-if stored[2] == ARGV[2] and current > 0 then return 0 end
-if ARGV[3] ~= '' then redis.call('SET', KEYS[2], ARGV[3]) end
-if stored[2] == ARGV[2] and current == 0 then return 0 end
-redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], 'version', ARGV[1], 'format', ARGV[2], unpack(ARGV, 4))
+# Only forward: a catch-up or a rebuild that runs late never moves a document back; another format is replaced.
+# Nothing is written while a document of fields of this format shows a later version. A value is written at the
+# documents' own version too: a drop that took it after the last commit (a rebuild deletes the views, then the
+# results) leaves the fields current and the value gone. KEYS: the documents' keys. ARGV: version, format, then
+# each document as the commit takes it.
+_WRITE_DOCUMENTS = """
+local i = 3
+local writes = {}
+for d = 1, #KEYS do
+  if ARGV[i] == 'v' then
+    writes[#writes + 1] = {KEYS[d], 'v', ARGV[i + 1]}
+    i = i + 2
+  else
+    local fields = tonumber(ARGV[i + 1])
+    local stored = redis.call('HMGET', KEYS[d], 'version', 'format')
+    local later = (tonumber(stored[1]) or 0) - tonumber(ARGV[1])
+    if stored[2] == ARGV[2] and later > 0 then return 0 end
+    if not (stored[2] == ARGV[2] and later == 0) then
+      writes[#writes + 1] = {KEYS[d], 'f', i + 2, i + 1 + 2 * fields}
+    end
+    i = i + 2 + 2 * fields
+  end
+end
+for _, w in ipairs(writes) do
+  if w[2] == 'v' then
+    redis.call('SET', w[1], w[3])
+  else
+    redis.call('DEL', w[1])
+    redis.call('HSET', w[1], 'version', ARGV[1], 'format', ARGV[2], unpack(ARGV, w[3], w[4]))
+  end
+end
 return 1
 """
 
-_VIEW = """
-local view = redis.call('HMGET', KEYS[1], 'version', ARGV[1], 'format')
-if view[2] and tonumber(view[1]) == redis.call('XLEN', KEYS[2]) and view[3] == ARGV[2] then return view[2] end
+# A field of a document, if the document shows the game's last version in this format. KEYS: the document, the
+# game's events. ARGV: the field, the format.
+_CURRENT_FIELD = """
+local found = redis.call('HMGET', KEYS[1], 'version', ARGV[1], 'format')
+if found[2] and tonumber(found[1]) == redis.call('XLEN', KEYS[2]) and found[3] == ARGV[2] then return found[2] end
 return false
 """
+
+
+def document_args(documents: Mapping[str, Document]) -> list[bytes | str | int]:
+    """The documents as the scripts take them: `v` and a value, or `f`, the number of fields, and the fields."""
+    args: list[bytes | str | int] = []
+    for document in documents.values():
+        if isinstance(document, bytes):
+            args += ["v", document]
+        else:
+            args += ["f", len(document), *(item for pair in document.items() for item in pair)]
+    return args
 
 
 class RedisEventStore:
@@ -199,8 +247,8 @@ class RedisEventStore:
         self.replication = replication or Replication()
         self._load = client.register_script(_LOAD)
         self._commit = client.register_script(_COMMIT)
-        self._write_views = client.register_script(_WRITE_VIEWS)
-        self._view = client.register_script(_VIEW)
+        self._write_documents = client.register_script(_WRITE_DOCUMENTS)
+        self._current_field = client.register_script(_CURRENT_FIELD)
 
     def load(self, game_id: str, answer_key: AnswerKey | None = None) -> Loaded:
         key_list = [keys.snapshot(game_id), keys.events(game_id), keys.tokens(game_id)]
@@ -222,13 +270,7 @@ class RedisEventStore:
 
     def commit(self, commit: Commit) -> int:
         game_id = commit.game_id
-        key_list = [
-            keys.events(game_id),
-            keys.snapshot(game_id),
-            keys.tokens(game_id),
-            keys.views(game_id),
-            keys.result(game_id),
-        ]
+        key_list = [keys.events(game_id), keys.snapshot(game_id), keys.tokens(game_id), *commit.documents]
         head = commit.envelopes[-1].hash if commit.envelopes else ""
         args: list[bytes | str | int] = [
             commit.expected_version,
@@ -236,16 +278,14 @@ class RedisEventStore:
             commit.ruleset,
             head,
             commit.snapshot,
+            int(commit.answer_key is not None),
             len(commit.envelopes),
             *(encode(e) for e in commit.envelopes),
             len(commit.token_hashes),
         ]
         for seat, digest in sorted(commit.token_hashes.items()):
             args += [seat, digest]
-        args.append(len(commit.views))
-        for viewer, view in commit.views.items():
-            args += [viewer, view]
-        args.append(commit.result or b"")
+        args += [len(commit.documents), *document_args(commit.documents)]
         if commit.answer_key:
             key_list.append(keys.idempotency(game_id, *commit.answer_key))
             args += [commit.answer, IDEMPOTENCY_TTL_S]
@@ -278,26 +318,34 @@ class RedisEventStore:
         hashes: Reply = self.redis.hgetall(keys.tokens(game_id))
         return {int(seat): digest.decode() for seat, digest in hashes.items()}
 
-    def view(self, game_id: str, viewer: str, view_format: int) -> bytes | None:
-        stored = self._view(keys=[keys.views(game_id), keys.events(game_id)], args=[viewer, view_format])
-        return stored or None
+    def current_field(self, game_id: str, key: str, name: str, document_format: int) -> bytes | None:
+        found = self._current_field(keys=[key, keys.events(game_id)], args=[name, document_format])
+        return found or None
 
-    def stored_views(self, game_id: str) -> tuple[int, int, dict[str, bytes]]:
-        found: Reply = self.redis.hgetall(keys.views(game_id))
+    def fields(self, key: str) -> tuple[int, int, dict[str, bytes]]:
+        found: Reply = self.redis.hgetall(key)
         stored: dict[str, bytes] = {k.decode(): v for k, v in found.items()}
-        version, view_format = int(stored.pop("version", 0)), int(stored.pop("format", 0))
-        return version, view_format, stored
+        version, document_format = int(stored.pop("version", 0)), int(stored.pop("format", 0))
+        return version, document_format, stored
 
-    def write_views(
-        self, game_id: str, version: int, view_format: int, views: Mapping[str, bytes], result: bytes | None
-    ) -> None:
-        fields = [item for pair in views.items() for item in pair]
-        args = [version, view_format, result or b"", *fields]
-        self._write_views(keys=[keys.views(game_id), keys.result(game_id)], args=args)
-
-    def result(self, game_id: str) -> bytes | None:
-        found: Reply = self.redis.get(keys.result(game_id))
+    def value(self, key: str) -> bytes | None:
+        found: Reply = self.redis.get(key)
         return found  # type: ignore[no-any-return]
+
+    def write_documents(
+        self, game_id: str, version: int, document_format: int, documents: Mapping[str, Document]
+    ) -> None:
+        if documents:
+            args = [version, document_format, *document_args(documents)]
+            self._write_documents(keys=list(documents), args=args)
+
+    def drop_documents(self, patterns: Sequence[str]) -> int:
+        dropped = 0
+        for pattern in patterns:
+            batch: Reply = list(self.redis.scan_iter(match=pattern, count=1000))
+            for i in range(0, len(batch), 500):
+                dropped += int(self.redis.delete(*batch[i : i + 500]))  # type: ignore[arg-type]
+        return dropped
 
     def ping(self) -> None:
         self.redis.ping()

@@ -1,114 +1,191 @@
-"""Read models kept from the event logs: each game's views and result (stored with each decision, in the
-game's own slot), the lobby, the ratings and each player's games (kept up after a decision, only when what
-they show changes), and each player's feed of notices.
+"""Read models kept from the event logs, and the one registry of what feeds each.
 
-Every write is idempotent by version (or by game, for the ratings), so a projection that runs twice, late,
-or alongside a rebuild converges. A read that finds a game's views behind its log catches them up first.
-`rebuild` drops every read model and replays every game's log.
+`DOCUMENTS` live in each game's own slot and are written in the commit's one script with its events (every
+viewer's view, the result): `Projections.documents` renders them for a commit, and for a catch-up or a rebuild.
+`MODELS` live apart (the lobby, each player's games, the ratings): each is fed the changes it says it shows
+(`ReadModel.fed_by`) once they are saved, by `Projections.follow`. Beside them, each player's feed of notices
+(projections/notices.py) is told what concerns the player; it is a delivery log, not a read model, and a rebuild
+leaves it alone.
+
+Every write is idempotent and forward only, so a projection that runs twice, late, or beside a rebuild converges. A
+read that finds a game's documents behind its log catches them up first (`catch_up`). `rebuild` drops every read
+model and feeds each game's last table to them all again, from its log alone.
+
+A new read model is its module (a `GameDocument`, or a `ReadModel` kept in Redis and in memory) and one line here.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import redis
 
-from events import keys
 from events.repository import Decision, Game, fold, ruleset_of
 from events.store import EventStore
 from games import table as tables
-from games.base import Ruleset
 from games.table import Table
-from projections import views
-from projections.lobby import LobbyProjection, shows_a_change
-from projections.players import PlayerProjection, notices, rating_notices
-from projections.ratings import Ratings, Standing, standing_of
-from projections.results import encoded_result
+from projections import lobby, notices, player_games, ratings, results, views
+from projections.model import Change, Document, GameDocument, Notice, ReadModel
 
 
-def game_models(ruleset: Ruleset[Any], table: Table[Any]) -> tuple[dict[str, bytes], bytes | None]:
-    """A game's own read models after a change: every viewer's view, and its result once it is over."""
-    return views.render(ruleset, table), encoded_result(ruleset, table)
+@dataclass(frozen=True)
+class Registration:
+    """A read model apart from the games, by name, as it is kept in Redis and in memory (for tests of the use
+    cases without Redis). `redis` is given the client, and a game's table from its log (the lobby writes again an
+    entry an older service wrote); `patterns` are its Redis keys, as SCAN patterns."""
+
+    name: str
+    redis: Callable[[redis.Redis, Callable[[str], Table[Any] | None]], ReadModel]
+    memory: Callable[[], ReadModel]
+    patterns: tuple[str, ...]
+
+
+DOCUMENTS: tuple[GameDocument, ...] = (views.VIEWS, results.RESULTS)
+MODELS: tuple[Registration, ...] = (
+    Registration("lobby", lobby.RedisLobby, lobby.MemoryLobby, lobby.PATTERNS),
+    Registration(
+        "player_games",
+        lambda client, _: player_games.RedisPlayerGames(client),
+        player_games.MemoryPlayerGames,
+        player_games.PATTERNS,
+    ),
+    Registration("ratings", lambda client, _: ratings.RedisRatings(client), ratings.MemoryRatings, ratings.PATTERNS),
+)
+"""The registry: every read model, in the order each change is applied to them."""
+
+
+def patterns(registry: Iterable[Registration] = MODELS) -> tuple[str, ...]:
+    """Every read model's Redis keys, as SCAN patterns: the games' documents, then the registry's."""
+    return (*(d.key("*") for d in DOCUMENTS), *(p for r in registry for p in r.patterns))
 
 
 class Projections:
-    def __init__(self, client: redis.Redis, store: EventStore) -> None:
-        self.redis = client
+    """The read models of one deployment (or of one test in memory), over its event store."""
+
+    def __init__(
+        self,
+        store: EventStore,
+        models: Mapping[str, ReadModel],
+        feeds: notices.Notices,
+        documents: Iterable[GameDocument] = DOCUMENTS,
+    ) -> None:
         self.store = store
-        self.lobby = LobbyProjection(client, self.table_of)
-        self.ratings = Ratings(client)
-        self.players = PlayerProjection(client)
+        self.models = dict(models)
+        self.feeds = feeds
+        self.game_documents = tuple(documents)
 
-    def after_save(self, decision: Decision) -> None:
-        """Bring the lobby, the ratings and the players up to a saved decision, if what they show changed;
-        tell the players seated what concerns them."""
+    @classmethod
+    def on_redis(cls, client: redis.Redis, store: EventStore, registry: Iterable[Registration] = MODELS) -> Projections:
+        table_of = TableOf(store)
+        models = {r.name: r.redis(client, table_of) for r in registry}
+        return cls(store, models, notices.RedisNotices(client))
+
+    @classmethod
+    def in_memory(cls, store: EventStore, registry: Iterable[Registration] = MODELS) -> Projections:
+        return cls(store, {r.name: r.memory() for r in registry}, notices.MemoryNotices())
+
+    # -- the read models the use cases read -------------------------------------------------------------------
+
+    @property
+    def lobby(self) -> lobby.Lobby:
+        return self.models["lobby"]  # type: ignore[return-value]
+
+    @property
+    def player_games(self) -> player_games.PlayerGames:
+        return self.models["player_games"]  # type: ignore[return-value]
+
+    @property
+    def ratings(self) -> ratings.Ratings:
+        return self.models["ratings"]  # type: ignore[return-value]
+
+    def view(self, game_id: str, seat: int | None) -> bytes | None:
+        """A viewer's view as stored, if it shows the game's last version (in this service's format)."""
+        return self.store.current_field(game_id, views.VIEWS.key(game_id), views.field_of(seat), tables.FORMAT)
+
+    def stored_views(self, game_id: str) -> tuple[int, int, dict[str, bytes]]:
+        """Every viewer's view as stored, with the version and format they show (for the audit)."""
+        return self.store.fields(views.VIEWS.key(game_id))
+
+    def result(self, game_id: str) -> bytes | None:
+        return self.store.value(results.RESULTS.key(game_id))
+
+    # -- keeping them -----------------------------------------------------------------------------------------
+
+    def documents(self, ruleset: Any, table: Table[Any]) -> dict[str, Document]:
+        """The game's documents as of this table, by key: what a commit writes with its events."""
+        rendered = {d.key(table.game_id): d.render(ruleset, table) for d in self.game_documents}
+        return {key: document for key, document in rendered.items() if document is not None}
+
+    def follow(self, decision: Decision) -> None:
+        """Bring every read model a saved decision feeds up to it, and tell the players seated what concerns them."""
         before = decision.before.table if decision.before else None
-        after, at = decision.after.table, decision.envelopes[-1].at
-        told = notices(decision.after.ruleset, before, after)
-        told += self.share(decision.after.ruleset, before, after, at)
-        self.players.tell(told, at)
+        change = Change(decision.after.ruleset, before, decision.after.table, decision.envelopes[-1].at)
+        self.apply(change)
 
-    def share(self, ruleset: Ruleset[Any], before: Table[Any] | None, after: Table[Any], at: str) -> list:
-        """Write the lobby, the players' games and (once tallied, at `at`) the ratings; the rating notices."""
-        counts = after.tallied and not (before and before.tallied)
-        if not (counts or shows_a_change(before, after)):
-            return []
-        self.lobby.project(after)
-        self.players.list_games(before, after)
-        standing = standing_of(ruleset, after, at) if counts else None
-        if standing is None:
-            return []
-        return rating_notices(ruleset.id, after.game_id, self.ratings.count(ruleset.id, standing))
-
-    def table_of(self, game_id: str) -> Table[Any] | None:
-        """A game's table, folded from its log alone; None for a game with no log."""
-        envelopes = self.store.read(game_id)
-        return fold(ruleset_of(envelopes[0]), None, envelopes) if envelopes else None
+    def apply(self, change: Change) -> None:
+        told: list[Notice] = list(notices.notices(change.ruleset, change.before, change.after))
+        for model in self.models.values():
+            if model.fed_by(change):
+                told += model.apply(change)
+        self.feeds.tell(told, change.at)
 
     def catch_up(self, game: Game) -> None:
-        """Write a game's every read model as of its table (a read found them behind, or a rebuild)."""
-        found_views, result = game_models(game.ruleset, game.table)
-        self.store.write_views(game.game_id, game.version, tables.FORMAT, found_views, result)
-        self.share(game.ruleset, None, game.table, self.tallied_at(game))
+        """Write a game's every read model as of its table (a read found them behind)."""
+        documents = self.documents(game.ruleset, game.table)
+        self.store.write_documents(game.game_id, game.version, tables.FORMAT, documents)
+        change = Change(game.ruleset, None, game.table, self.tallied_at(game.game_id, game.table))
+        for model in self.models.values():
+            if model.fed_by(change):
+                model.apply(change)
 
-    def tallied_at(self, game: Game) -> str:
+    def tallied_at(self, game_id: str, table: Table[Any]) -> str:
         """When the game was tallied (its ratings' order), '' if it has not been."""
-        if not game.table.tallied:
+        if not table.tallied:
             return ""
-        [tally] = self.store.read(game.game_id, after=game.table.status_since - 1, limit=1)
+        [tally] = self.store.read(game_id, after=table.status_since - 1, limit=1)
         return tally.at
 
     def drop(self) -> int:
-        """Delete every read model; the logs stay. Returns how many keys went."""
-        dropped = 0
-        for pattern in keys.READ_MODEL_PATTERNS:
-            batch = list(self.redis.scan_iter(match=pattern, count=1000))
-            for i in range(0, len(batch), 500):
-                dropped += self.redis.delete(*batch[i : i + 500])
-        return dropped
+        """Delete every read model apart from the games, and every game's documents; the logs stay. How many
+        keys went (in memory: how many entries)."""
+        dropped = sum(model.drop() for model in self.models.values())
+        return dropped + self.store.drop_documents([d.key("*") for d in self.game_documents])
 
     def rebuild(self) -> int:
-        """Drop every read model and project every game again from its log alone, the ratings folded once at
-        the end from every tallied game. How many games. (The players are rewritten from their own logs beside it:
-        events.player_store.rewrite_players.)"""
+        """Drop every read model and feed each game's last table to them all again, from its log alone (the ratings
+        fold every tallied game once, at the end). How many games."""
         self.drop()
+        rebuilds = [model.rebuild() for model in self.models.values()]
         count = 0
-        standings: dict[str, list[Standing]] = {}
+        for game_id, ruleset, table in self.replayed():
+            self.store.write_documents(game_id, table.version, tables.FORMAT, self.documents(ruleset, table))
+            change = Change(ruleset, None, table, self.tallied_at(game_id, table))
+            for rebuild in rebuilds:
+                rebuild.add(change)
+            count += 1
+        for rebuild in rebuilds:
+            rebuild.finish()
+        return count
+
+    def replayed(self) -> Iterator[tuple[str, Any, Table[Any]]]:
+        """Every game's rules and last table, folded from its log alone."""
         for game_id in list(self.store.game_ids()):
             envelopes = self.store.read(game_id)
             if envelopes:
                 ruleset = ruleset_of(envelopes[0])
                 table = fold(ruleset, None, envelopes)
                 assert table is not None
-                game = Game(ruleset, table, envelopes[-1].hash)
-                found_views, result = game_models(ruleset, table)
-                self.store.write_views(game_id, table.version, tables.FORMAT, found_views, result)
-                self.lobby.project(table)
-                self.players.list_games(None, table)
-                standing = standing_of(ruleset, table, self.tallied_at(game)) if table.tallied else None
-                if standing is not None:
-                    standings.setdefault(ruleset.id, []).append(standing)
-                count += 1
-        for ruleset_id, found in standings.items():
-            self.ratings.rebuild(ruleset_id, found)
-        return count
+                yield game_id, ruleset, table
+
+
+class TableOf:
+    """A game's table, folded from its log alone; None for a game with no log."""
+
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+
+    def __call__(self, game_id: str) -> Table[Any] | None:
+        envelopes = self.store.read(game_id)
+        return fold(ruleset_of(envelopes[0]), None, envelopes) if envelopes else None

@@ -1,21 +1,72 @@
-"""The lobby: every game's summary, listed by status and ruleset, newest first."""
+"""The lobby: every game's summary, listed by status and ruleset, newest first; and the games the house may still
+have to act on. A read model fed by every change it shows (a new game, a seat taken, the start, the end, the tally);
+its keys share the hash tag `{lobby}`."""
 
 from __future__ import annotations
 
 import secrets
+import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 import redis
 
-from events import keys
+from events.keys import PREFIX
 from games.table import Status, Table, randomness, seat_views
+from projections.model import Applying, Change, Notice, ReadModel
+from projections.scan import drop
 
 STATUSES = tuple(str(s) for s in Status)
+
+
+def game_key(game_id: str) -> str:
+    """One game's lobby entry (JSON)."""
+    return f"{PREFIX}:{{lobby}}:game:{game_id}"
+
+
+def index_key(status: str, ruleset: str) -> str:
+    """Game ids by creation time, for one status and ruleset; `*` stands for any."""
+    return f"{PREFIX}:{{lobby}}:index:{status}:{ruleset}"
+
+
+def active_key() -> str:
+    """Games the house may have to act on (in progress, or finished and not yet tallied), by creation time."""
+    return f"{PREFIX}:{{lobby}}:active"
+
+
+def quick_match_key(ruleset: str, seats: int) -> str:
+    """Held while one quick match of a ruleset and seat count picks its game, so two never both create one."""
+    return f"{PREFIX}:{{quick-match}}:lock:{ruleset}:{seats}"
+
+
+PATTERNS = (f"{PREFIX}:{{lobby}}:*",)
+
+
+class Lobby(ReadModel, Protocol):
+    """What the use cases read of the lobby (the Redis one and the one in memory alike)."""
+
+    def project(self, table: Table[Any]) -> None:
+        """Write the game's entry as of this table, unless a later one is there."""
+
+    def page(self, status: str | None, ruleset: str | None, offset: int, limit: int) -> tuple[int, list[dict]]:
+        """The total number of matching games and one page of them, newest first."""
+
+    def waiting(self, ruleset: str, limit: int = 200) -> list[dict[str, Any]]:
+        """The oldest waiting games of a ruleset, oldest first (what a quick match may join)."""
+
+    def entries(self, game_ids: list[str]) -> list[dict[str, Any]]:
+        """The lobby entries of these games, in this order (a game not in the lobby is left out)."""
+
+    def quick_match_lock(self, ruleset: str, seats: int, wait_s: float = 5.0) -> AbstractContextManager[bool]:
+        """Hold the quick match of a ruleset and seat count (True), or give up after `wait_s` (False)."""
+
+    def active(self) -> list[str]:
+        """Every game the house may have to act on, oldest first."""
+
 
 # Entry and indexes change together, and only forward: an older version never overwrites a newer.
 # KEYS: the entry, the active set, the four indexes of the new status, then the others' indexes.
@@ -67,7 +118,7 @@ return 0
 """
 
 
-class LobbyProjection:
+class RedisLobby:
     """`table_of`: a game's table from its log, to write again an entry that an older service wrote without a
     field the lobby shows now (a read model is rebuilt from the logs, and this one also entry by entry)."""
 
@@ -77,20 +128,33 @@ class LobbyProjection:
         self._write = client.register_script(_WRITE)
         self._release = client.register_script(_RELEASE)
 
+    def fed_by(self, change: Change) -> bool:
+        return shows_a_change(change.before, change.after)
+
+    def apply(self, change: Change) -> Sequence[Notice]:
+        self.project(change.after)
+        return ()
+
+    def rebuild(self) -> Applying:
+        return Applying(self)
+
+    def drop(self) -> int:
+        return drop(self.redis, PATTERNS)
+
     def project(self, table: Table[Any], pipe: redis.client.Pipeline | None = None) -> None:
         status, ruleset = str(table.status), table.ruleset
-        fresh = [keys.lobby_index(s, r) for s in ("*", status) for r in ("*", ruleset)]
-        stale = [keys.lobby_index(s, r) for s in STATUSES if s != status for r in ("*", ruleset)]
+        fresh = [index_key(s, r) for s in ("*", status) for r in ("*", ruleset)]
+        stale = [index_key(s, r) for s in STATUSES if s != status for r in ("*", ruleset)]
         created = datetime.fromisoformat(table.created_at).timestamp() if table.created_at else 0
         self._write(
-            keys=[keys.lobby_game(table.game_id), keys.active_games(), *fresh, *stale],
+            keys=[game_key(table.game_id), active_key(), *fresh, *stale],
             args=[table.version, msgspec.json.encode(entry(table)), created, table.game_id, int(is_active(table))],
             client=pipe,
         )
 
     def page(self, status: str | None, ruleset: str | None, offset: int, limit: int) -> tuple[int, list[dict]]:
         """The total number of matching games and one page of them, newest first."""
-        index = keys.lobby_index(status or "*", ruleset or "*")
+        index = index_key(status or "*", ruleset or "*")
         total = int(self.redis.zcard(index))
         if offset >= total:
             return total, []  # past the end (an offset that large would not even fit Redis's integers)
@@ -99,12 +163,12 @@ class LobbyProjection:
 
     def waiting(self, ruleset: str, limit: int = 200) -> list[dict[str, Any]]:
         """The oldest waiting games of a ruleset, oldest first (what a quick match may join)."""
-        ids = self.redis.zrange(keys.lobby_index(str(Status.WAITING), ruleset), 0, limit - 1)
+        ids = self.redis.zrange(index_key(str(Status.WAITING), ruleset), 0, limit - 1)
         return self.entries([i.decode() for i in ids])
 
     def entries(self, game_ids: list[str]) -> list[dict[str, Any]]:
         """The lobby entries of these games, in this order (a game not in the lobby is left out)."""
-        raw = self.redis.mget([keys.lobby_game(i) for i in game_ids]) if game_ids else []
+        raw = self.redis.mget([game_key(i) for i in game_ids]) if game_ids else []
         return [self.current(msgspec.json.decode(r)) for r in raw if r is not None]
 
     def current(self, found: dict[str, Any]) -> dict[str, Any]:
@@ -121,7 +185,7 @@ class LobbyProjection:
     def quick_match_lock(self, ruleset: str, seats: int, wait_s: float = 5.0) -> Iterator[bool]:
         """Hold the quick match of a ruleset and seat count (True), or give up after `wait_s` (False). The
         lock lapses by itself after LOCK_MS, should its holder die."""
-        key, mine = keys.quick_match_lock(ruleset, seats), secrets.token_hex(8)
+        key, mine = quick_match_key(ruleset, seats), secrets.token_hex(8)
         deadline = time.monotonic() + wait_s
         while not (held := bool(self.redis.set(key, mine, nx=True, px=LOCK_MS))) and time.monotonic() < deadline:
             time.sleep(0.02)
@@ -133,4 +197,69 @@ class LobbyProjection:
 
     def active(self) -> list[str]:
         """Every game the house may have to act on, oldest first."""
-        return [game_id.decode() for game_id in self.redis.zrange(keys.active_games(), 0, -1)]
+        return [game_id.decode() for game_id in self.redis.zrange(active_key(), 0, -1)]
+
+
+class MemoryLobby:
+    """The lobby in memory, for the use cases' tests without Redis: the same entries, orders and lock."""
+
+    def __init__(self) -> None:
+        self._entries: dict[str, tuple[int, float, dict[str, Any], bool]] = {}
+        """game id -> the version its entry shows, its creation time, the entry, whether it is active"""
+        self._guard = threading.Lock()
+        self._locks: dict[tuple[str, int], threading.Lock] = {}
+
+    def fed_by(self, change: Change) -> bool:
+        return shows_a_change(change.before, change.after)
+
+    def apply(self, change: Change) -> Sequence[Notice]:
+        self.project(change.after)
+        return ()
+
+    def rebuild(self) -> Applying:
+        return Applying(self)
+
+    def drop(self) -> int:
+        with self._guard:
+            dropped = len(self._entries)
+            self._entries.clear()
+            return dropped
+
+    def project(self, table: Table[Any]) -> None:
+        created = datetime.fromisoformat(table.created_at).timestamp() if table.created_at else 0
+        with self._guard:
+            old = self._entries.get(table.game_id)
+            if old is None or old[0] < table.version:
+                self._entries[table.game_id] = (table.version, created, entry(table), is_active(table))
+
+    def _ordered(self, keep: Callable[[dict[str, Any], bool], bool]) -> list[dict[str, Any]]:
+        """The entries kept, oldest first (by creation time, then id: Redis's order of a sorted set)."""
+        with self._guard:
+            found = [(c, g, e) for g, (_, c, e, active) in self._entries.items() if keep(e, active)]
+        return [e for _, _, e in sorted(found, key=lambda f: (f[0], f[1]))]
+
+    def page(self, status: str | None, ruleset: str | None, offset: int, limit: int) -> tuple[int, list[dict]]:
+        found = self._ordered(lambda e, _: status in (None, e["status"]) and ruleset in (None, e["ruleset"]))
+        newest = found[::-1]
+        return len(newest), newest[offset : offset + limit]
+
+    def waiting(self, ruleset: str, limit: int = 200) -> list[dict[str, Any]]:
+        return self._ordered(lambda e, _: e["status"] == Status.WAITING and e["ruleset"] == ruleset)[:limit]
+
+    def entries(self, game_ids: list[str]) -> list[dict[str, Any]]:
+        with self._guard:
+            return [self._entries[g][2] for g in game_ids if g in self._entries]
+
+    @contextmanager
+    def quick_match_lock(self, ruleset: str, seats: int, wait_s: float = 5.0) -> Iterator[bool]:
+        with self._guard:
+            lock = self._locks.setdefault((ruleset, seats), threading.Lock())
+        held = lock.acquire(timeout=wait_s)
+        try:
+            yield held
+        finally:
+            if held:
+                lock.release()
+
+    def active(self) -> list[str]:
+        return [e["game_id"] for e in self._ordered(lambda _, active: active)]

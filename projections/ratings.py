@@ -17,19 +17,56 @@ are computed again).
 
 from __future__ import annotations
 
+import threading
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 import redis
 from openskill.models import PlackettLuce
 
-from events import keys
+from events.keys import PREFIX
 from games import table as tables
 from games.base import Ruleset
 from games.table import Table
+from projections.model import Change, Notice, ReadModel
+from projections.scan import drop
 
 MODEL = PlackettLuce()
+
+
+def ratings_key(ruleset: str) -> str:
+    """A ruleset's ratings: identity (`<player id>`, `bot:<kind>`) -> JSON. Its keys share `{ratings:<ruleset>}`."""
+    return f"{PREFIX}:{{ratings:{ruleset}}}:ratings"
+
+
+def games_key(ruleset: str) -> str:
+    """Each rated game's standings (JSON), by game id: what the ratings are folded from."""
+    return f"{PREFIX}:{{ratings:{ruleset}}}:games"
+
+
+def board_key(ruleset: str) -> str:
+    """Identities by ordinal (mu - 3 sigma), for the paged leaderboard."""
+    return f"{PREFIX}:{{ratings:{ruleset}}}:board"
+
+
+def order_key(ruleset: str) -> str:
+    """The order key (tally time, game id) of the last game the ruleset's ratings were folded to."""
+    return f"{PREFIX}:{{ratings:{ruleset}}}:order"
+
+
+PATTERNS = (f"{PREFIX}:{{ratings:*}}:*",)
+
+
+class Ratings(ReadModel, Protocol):
+    """What the use cases read of the ratings."""
+
+    def board(self, ruleset: str, offset: int, limit: int) -> tuple[int, list[dict[str, Any]]]:
+        """How many identities are rated, and one page of them, best first."""
+
+    def of(self, rulesets: Iterable[str], who: str) -> dict[str, dict[str, Any]]:
+        """An identity's rating in each ruleset it has played."""
 
 
 class Rating(msgspec.Struct, frozen=True, kw_only=True):
@@ -118,10 +155,76 @@ def fold(standings: Iterable[Standing]) -> dict[str, Rating]:
     return ratings
 
 
-Change = tuple[str, Rating | None, Rating]
+Moved = tuple[str, Rating | None, Rating]
 """An identity, its rating before a game (None: its first) and after."""
 
 encode = msgspec.json.Encoder().encode
+
+
+def newly_tallied(change: Change) -> bool:
+    """A game counts once it is tallied (a catch-up or a rebuild feeds its tallied table from nothing)."""
+    return change.after.tallied and not (change.before and change.before.tallied)
+
+
+def rating_notices(ruleset: str, game_id: str, moved: list[Moved]) -> list[Notice]:
+    """A rating changed by a game, told to its player (bots follow no feed)."""
+    return [
+        (
+            who,
+            f"{game_id}:rating:{ruleset}",
+            {
+                "type": "rating_changed",
+                "game_id": game_id,
+                "ruleset": ruleset,
+                "rating": row(who, after),
+                "previous": row(who, before) if before else None,
+            },
+        )
+        for who, before, after in moved
+        if not who.startswith("bot:")
+    ]
+
+
+class Folding:
+    """A rebuild of the ratings: every tallied game's standings, folded once per ruleset at the end."""
+
+    def __init__(self, ratings: RatedGames) -> None:
+        self.ratings = ratings
+        self.standings: dict[str, list[Standing]] = {}
+
+    def add(self, change: Change) -> None:
+        standing = standing_of(change.ruleset, change.after, change.at) if change.after.tallied else None
+        if standing is not None:
+            self.standings.setdefault(change.ruleset.id, []).append(standing)
+
+    def finish(self) -> None:
+        for ruleset, standings in self.standings.items():
+            self.ratings.write(ruleset, standings)
+
+
+class RatedGames(ABC):
+    """What both stores of the ratings do with a change they are fed: count its game, once, and tell its players."""
+
+    @abstractmethod
+    def count(self, ruleset: str, standing: Standing) -> list[Moved]:
+        """Count one game, once; the changes of its identities' ratings (none if it was counted before)."""
+
+    @abstractmethod
+    def write(self, ruleset: str, standings: Sequence[Standing]) -> None:
+        """Write a ruleset's ratings folded from these games (after a drop)."""
+
+    def fed_by(self, change: Change) -> bool:
+        return newly_tallied(change)
+
+    def apply(self, change: Change) -> Sequence[Notice]:
+        standing = standing_of(change.ruleset, change.after, change.at)
+        if standing is None:
+            return ()
+        ruleset = change.ruleset.id
+        return rating_notices(ruleset, change.after.game_id, self.count(ruleset, standing))
+
+    def rebuild(self) -> Folding:
+        return Folding(self)
 
 
 # Count one game, once, on the ratings it was computed from: refused (-1) if another game was counted since
@@ -140,31 +243,34 @@ return 1
 """
 
 
-class Ratings:
+class RedisRatings(RatedGames):
     def __init__(self, client: redis.Redis) -> None:
         self.redis = client
         self._count = client.register_script(_COUNT)
 
-    def count(self, ruleset: str, standing: Standing) -> list[Change]:
+    def drop(self) -> int:
+        return drop(self.redis, PATTERNS)
+
+    def count(self, ruleset: str, standing: Standing) -> list[Moved]:
         """Count one game, once; the changes of its identities' ratings (none if it was counted before).
         Computed from the stored ratings, and stored only if no other game was counted meanwhile (else again)."""
-        games_key, ratings_key = keys.rated_games(ruleset), keys.ratings(ruleset)
+        games, ratings = games_key(ruleset), ratings_key(ruleset)
         who = list(dict.fromkeys(s.identity for s in standing.seats))
         while True:
-            if self.redis.hexists(games_key, standing.game_id):
+            if self.redis.hexists(games, standing.game_id):
                 return []
-            counted = int(self.redis.hlen(games_key))
-            stored = dict(zip(who, self.redis.hmget(ratings_key, who), strict=True))
+            counted = int(self.redis.hlen(games))  # type: ignore[arg-type]
+            stored = dict(zip(who, self.redis.hmget(ratings, who), strict=True))  # type: ignore[arg-type]
             before = {k: msgspec.json.decode(v, type=Rating) for k, v in stored.items() if v is not None}
-            raw_last: Any = self.redis.get(keys.rating_order(ruleset))
+            raw_last: Any = self.redis.get(order_key(ruleset))
             last = raw_last.decode() if raw_last else ""
             if standing.order > last:
                 after = rate(before, standing)
             else:  # out of order: fold the ruleset again from every counted game
-                found = [msgspec.json.decode(v, type=Standing) for v in self.redis.hvals(games_key)]
+                found = [msgspec.json.decode(v, type=Standing) for v in self.redis.hvals(games)]  # type: ignore[union-attr]
                 after = fold([*found, standing])
             written = self._count(
-                keys=[games_key, ratings_key, keys.rating_board(ruleset), keys.rating_order(ruleset)],
+                keys=[games, ratings, board_key(ruleset), order_key(ruleset)],
                 args=[counted, standing.game_id, encode(standing), max(standing.order, last), *ratings_args(after)],
             )
             if written == 0:
@@ -172,36 +278,87 @@ class Ratings:
             if written == 1:
                 return [(k, before.get(k), after[k]) for k in who]
 
-    def rebuild(self, ruleset: str, standings: Sequence[Standing]) -> None:
+    def write(self, ruleset: str, standings: Sequence[Standing]) -> None:
         """Write a ruleset's ratings folded from these games (after a drop)."""
         if not standings:
             return
         ratings = fold(standings)
         pipe = self.redis.pipeline(transaction=False)
-        pipe.hset(keys.rated_games(ruleset), mapping={s.game_id: encode(s) for s in standings})
-        pipe.hset(keys.ratings(ruleset), mapping={k: encode(r) for k, r in ratings.items()})
-        pipe.zadd(keys.rating_board(ruleset), {k: r.ordinal for k, r in ratings.items()})
-        pipe.set(keys.rating_order(ruleset), max(s.order for s in standings))
+        pipe.hset(games_key(ruleset), mapping={s.game_id: encode(s) for s in standings})
+        pipe.hset(ratings_key(ruleset), mapping={k: encode(r) for k, r in ratings.items()})
+        pipe.zadd(board_key(ruleset), {k: r.ordinal for k, r in ratings.items()})
+        pipe.set(order_key(ruleset), max(s.order for s in standings))
         pipe.execute()
 
     def board(self, ruleset: str, offset: int, limit: int) -> tuple[int, list[dict[str, Any]]]:
         """How many identities are rated, and one page of them, best first."""
-        total = int(self.redis.zcard(keys.rating_board(ruleset)))
+        total = int(self.redis.zcard(board_key(ruleset)))  # type: ignore[arg-type]
         if offset >= total:
             return total, []
-        ids = [i.decode() for i in self.redis.zrevrange(keys.rating_board(ruleset), offset, offset + limit - 1)]
-        found = self.redis.hmget(keys.ratings(ruleset), ids) if ids else []
-        rows = [row(i, msgspec.json.decode(r, type=Rating)) for i, r in zip(ids, found, strict=True) if r]
+        ids = [i.decode() for i in self.redis.zrevrange(board_key(ruleset), offset, offset + limit - 1)]  # type: ignore[union-attr]
+        found = self.redis.hmget(ratings_key(ruleset), ids) if ids else []
+        rows = [row(i, msgspec.json.decode(r, type=Rating)) for i, r in zip(ids, found, strict=True) if r]  # type: ignore[arg-type]
         return total, [{"rank": offset + n + 1, **r} for n, r in enumerate(rows)]
 
     def of(self, rulesets: Iterable[str], who: str) -> dict[str, dict[str, Any]]:
         """An identity's rating in each ruleset it has played."""
         found = {}
         for ruleset in rulesets:
-            raw = self.redis.hget(keys.ratings(ruleset), who)
+            raw: Any = self.redis.hget(ratings_key(ruleset), who)
             if raw:
                 found[ruleset] = row(who, msgspec.json.decode(raw, type=Rating))
         return found
+
+
+class MemoryRatings(RatedGames):
+    """The ratings in memory: the same fold, kept in dicts."""
+
+    def __init__(self) -> None:
+        self._games: dict[str, dict[str, Standing]] = {}
+        self._ratings: dict[str, dict[str, Rating]] = {}
+        self._order: dict[str, str] = {}
+        self._guard = threading.Lock()
+
+    def drop(self) -> int:
+        with self._guard:
+            dropped = len(self._games)
+            self._games.clear()
+            self._ratings.clear()
+            self._order.clear()
+            return dropped
+
+    def count(self, ruleset: str, standing: Standing) -> list[Moved]:
+        with self._guard:
+            games = self._games.setdefault(ruleset, {})
+            if standing.game_id in games:
+                return []
+            ratings = self._ratings.setdefault(ruleset, {})
+            who = list(dict.fromkeys(s.identity for s in standing.seats))
+            before = {k: ratings[k] for k in who if k in ratings}
+            last = self._order.get(ruleset, "")
+            after = rate(before, standing) if standing.order > last else fold([*games.values(), standing])
+            games[standing.game_id] = standing
+            ratings.update(after)
+            self._order[ruleset] = max(standing.order, last)
+            return [(k, before.get(k), after[k]) for k in who]
+
+    def write(self, ruleset: str, standings: Sequence[Standing]) -> None:
+        if not standings:
+            return
+        with self._guard:
+            self._games[ruleset] = {s.game_id: s for s in standings}
+            self._ratings[ruleset] = fold(standings)
+            self._order[ruleset] = max(s.order for s in standings)
+
+    def board(self, ruleset: str, offset: int, limit: int) -> tuple[int, list[dict[str, Any]]]:
+        with self._guard:
+            ranked = sorted(self._ratings.get(ruleset, {}).items(), key=lambda kv: (kv[1].ordinal, kv[0]), reverse=True)
+        page = ranked[offset : offset + limit]
+        return len(ranked), [{"rank": offset + n + 1, **row(who, r)} for n, (who, r) in enumerate(page)]
+
+    def of(self, rulesets: Iterable[str], who: str) -> dict[str, dict[str, Any]]:
+        with self._guard:
+            return {r: row(who, self._ratings[r][who]) for r in rulesets if who in self._ratings.get(r, {})}
 
 
 def ratings_args(ratings: Mapping[str, Rating]) -> list[Any]:

@@ -1,4 +1,4 @@
-"""Results of finished games, stored with the game."""
+"""The result of a finished game: a game document, written with the decision that ends the game."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from typing import Any
 
 import msgspec
 
+from events.keys import PREFIX
 from games.base import Ruleset
 from games.table import Status, Table
 
@@ -23,6 +24,16 @@ def result_of(ruleset: Ruleset[Any], table: Table[Any]) -> dict[str, Any]:
     return {**head, **msgspec.to_builtins(ruleset.result(table.rules))}
 
 
-def encoded_result(ruleset: Ruleset[Any], table: Table[Any]) -> bytes | None:
-    """The result read model of a game: stored with the decision once the game is over."""
-    return msgspec.json.encode(result_of(ruleset, table)) if table.status is Status.FINISHED else None
+class Results:
+    """The result (JSON), once the game is over."""
+
+    PATTERN = f"{PREFIX}:game:{{*}}:result"
+
+    def key(self, game_id: str) -> str:
+        return f"{PREFIX}:game:{{{game_id}}}:result"
+
+    def render(self, ruleset: Ruleset[Any], table: Table[Any]) -> bytes | None:
+        return msgspec.json.encode(result_of(ruleset, table)) if table.status is Status.FINISHED else None
+
+
+RESULTS = Results()

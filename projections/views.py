@@ -1,7 +1,6 @@
-"""Each viewer's view of a game, rendered once per change: the spectator's and every seat's.
-
-They are stored with the decision that changed them (events/store.py `Commit.views`), read by viewer, and
-rendered again from the log by a catch-up or a rebuild."""
+"""Each viewer's view of a game, rendered once per change: the spectator's and every seat's. A game document: kept
+in the game's slot, written with the decision that changed it, read by viewer, rendered again by a catch-up or a
+rebuild."""
 
 from __future__ import annotations
 
@@ -9,6 +8,7 @@ from typing import Any
 
 import msgspec
 
+from events.keys import PREFIX
 from games import table as tables
 from games.base import SPECTATOR, Ruleset
 from games.table import Table
@@ -29,3 +29,18 @@ def render(ruleset: Ruleset[Any], table: Table[Any]) -> dict[str, bytes]:
     for seat in range(len(table.seats)):
         views[field_of(seat)] = encode(tables.view(ruleset, table, seat))
     return views
+
+
+class Views:
+    """A hash of the game's views by viewer (`spectator`, `0`, `1`, …), kept with their version and format."""
+
+    PATTERN = f"{PREFIX}:game:{{*}}:views"
+
+    def key(self, game_id: str) -> str:
+        return f"{PREFIX}:game:{{{game_id}}}:views"
+
+    def render(self, ruleset: Ruleset[Any], table: Table[Any]) -> dict[str, bytes]:
+        return render(ruleset, table)
+
+
+VIEWS = Views()

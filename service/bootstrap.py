@@ -10,33 +10,35 @@ from events.repository import GameRepository
 from events.store import RedisEventStore
 from events.tickets import RedisTicketStore
 from projections import Projections
-from service.application.admission import Holdings
+from service.application.admission import RedisHoldings
 from service.application.services import Services
 from service.config import Config
+from service.observability.metrics import MovesCounted
 from service.worker.scheduler import Scheduler
 
 
 def bootstrap(
     config: Config | None = None, client: redis.Redis | None = None, queue: redis.Redis | None = None
 ) -> Services:
-    """Everything on the configured Redis (or Redis Cluster): the games, their read models, stream tickets;
-    and the job queue on the queue's Redis (the same one unless the games are on a cluster)."""
+    """Everything on the configured Redis (or Redis Cluster): the games, their read models, the players, stream
+    tickets, each client's games; and the job queue on the queue's Redis (the same one unless the games are on a
+    cluster). Each saved decision is told to the read models, then the job queue, then the metrics."""
     config = config or Config()
     client = client or config.redis()
     replication = config.replication()
     store = RedisEventStore(client, replication)
-    projections = Projections(client, store)
+    projections = Projections.on_redis(client, store)
     queue = queue or (client if client_is_plain(client, config) else config.queue_redis())
-    scheduler = Scheduler(queue, config.bot_pace_s)
+    jobs = Scheduler(queue, config.bot_pace_s)
     return Services(
         repository=GameRepository(store),
         projections=projections,
-        scheduler=scheduler,
+        jobs=jobs,
         tickets=RedisTicketStore(client, replication),
         players=RedisPlayerStore(client, replication),
-        holdings=Holdings(client, projections.lobby),
+        holdings=RedisHoldings(client, projections.lobby),
+        followers=(projections, jobs, MovesCounted()),
         limits=config.limits(),
-        after_save=(projections.after_save, scheduler.after_save),
     )
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import redis
 from flask import Flask
-from rq import Queue, SimpleWorker
+from rq import Queue
 
 from service.application.house import House
 from service.application.services import Services
@@ -19,7 +19,8 @@ from service.http import context
 from service.http.app import create_app
 from service.ops.redis_server import RedisServer, free_port
 from service.worker import jobs
-from service.worker.scheduler import QUEUES
+from service.worker.runner import Worker
+from service.worker.scheduler import QUEUES, Scheduler
 from tests.client import ApiClient
 
 
@@ -70,20 +71,26 @@ def api(app: Flask) -> ApiClient:
 
 @pytest.fixture
 def house(app: Flask) -> House:
-    """The house, acting on the test's Redis; jobs run in this process act through it."""
-    house = House(context.services_of(app), stall_s=0.5)
-    jobs.use(house)
-    return house
+    """The house, acting on the test's Redis."""
+    return House(context.services_of(app), stall_s=0.5)
 
 
 @pytest.fixture
-def drain(house: House, redis_client: redis.Redis) -> Callable[[], None]:
+def workshop(house: House) -> jobs.Workshop:
+    """What jobs run in this process work with: the test's house and its queue."""
+    scheduler = house.services.jobs
+    assert isinstance(scheduler, Scheduler)
+    return jobs.Workshop(house, scheduler)
+
+
+@pytest.fixture
+def drain(workshop: jobs.Workshop, redis_client: redis.Redis) -> Callable[[], None]:
     """Run every queued job (bots, tallies) in this process until the queue is empty."""
 
     def run() -> None:
         # Jobs are taken and run one by one, as a worker does, without a worker's start and stop (a second each).
         queues = [Queue(name, connection=redis_client) for name in QUEUES]
-        worker = SimpleWorker(queues, connection=redis_client)
+        worker = Worker(queues, connection=redis_client, workshop=workshop)
         while (found := Queue.dequeue_any(queues, None, connection=redis_client)) is not None:
             worker.execute_job(*found)
 

@@ -7,9 +7,7 @@ Seat tokens have no dot, so the two kinds never mix.
 
 from __future__ import annotations
 
-import secrets
-
-from events.player_store import Claim, PlayerStore, StalePlayerError
+from events.player_store import Claim, StalePlayerError
 from players.events import Entry, PlayerRegistered, PlayerTokenIssued, PlayerTokenRevoked
 from players.state import Player, token_matches
 from service.application import tokens
@@ -20,18 +18,13 @@ MAX_TOKENS = 20
 """Live tokens a player may hold at once: rotate by issuing a new one, then revoking the old."""
 
 
-def store(services: Services) -> PlayerStore:
-    assert services.players is not None, "players are kept by the deployment"
-    return services.players
-
-
 def is_player_token(token: str) -> bool:
     return token.count(".") == 2
 
 
-def _issue(player: Player, at: str) -> tuple[Entry, str, str]:
-    token_id = secrets.token_hex(4)
-    token = f"{player.player_id}.{token_id}.{tokens.new_token()}"
+def _issue(services: Services, player: Player, at: str) -> tuple[Entry, str, str]:
+    token_id = services.entropy.hex(4)
+    token = f"{player.player_id}.{token_id}.{services.entropy.token()}"
     issued = PlayerTokenIssued(token_id=token_id, digest=tokens.digest(token))
     return Entry(version=player.version + 1, event=issued, at=at), token_id, token
 
@@ -39,8 +32,8 @@ def _issue(player: Player, at: str) -> tuple[Entry, str, str]:
 def register_player(services: Services, name: str) -> tuple[Player, str, str]:
     """A new player with its first token (handed out once); 409 `name_taken` for a name held already,
     `name_confusable` for one that looks like a name held (which is not told)."""
-    player_id = secrets.token_hex(8)
-    claim = store(services).claim_name(name, player_id)
+    player_id = services.entropy.hex(8)
+    claim = services.players.claim_name(name, player_id)
     if claim is Claim.NAME_HELD:
         raise ConflictError(f"the name {name!r} is taken (names are unique whatever their case)", code="name_taken")
     if claim is Claim.LOOKALIKE_HELD:
@@ -49,14 +42,14 @@ def register_player(services: Services, name: str) -> tuple[Player, str, str]:
     at = services.clock()
     registered = Entry(version=1, event=PlayerRegistered(player_id=player_id, name=name), at=at)
     blank = Player(player_id=player_id, name=name, created_at=at, version=1)
-    issued, token_id, token = _issue(blank, at)
-    return store(services).commit(None, [registered, issued]), token_id, token
+    issued, token_id, token = _issue(services, blank, at)
+    return services.players.commit(None, [registered, issued]), token_id, token
 
 
 def authenticate(services: Services, token: str) -> Player:
     """The player a token belongs to; 401 `invalid_token` for a token unknown or revoked."""
     player_id, token_id, _ = token.split(".", 2)
-    player = store(services).get(player_id) if tokens.GAME_ID.fullmatch(player_id) else None
+    player = services.players.get(player_id) if tokens.GAME_ID.fullmatch(player_id) else None
     if player is None or not token_matches(player, token_id, tokens.digest(token)):
         raise InvalidTokenError("this player token is unknown or revoked")
     return player
@@ -70,7 +63,7 @@ def token_id_of(token: str) -> str:
 def token_lives(services: Services, player_id: str, token_id: str) -> bool:
     """Whether the player's token of this id is still live: what opened a feed or minted a ticket must be, for the
     feed to go on or the ticket to open one."""
-    player = store(services).get(player_id)
+    player = services.players.get(player_id)
     return player is not None and token_id in player.tokens
 
 
@@ -78,9 +71,9 @@ def issue_token(services: Services, player: Player) -> tuple[str, str]:
     """Another token for the player: its id and the token, handed out once."""
     if len(player.tokens) >= MAX_TOKENS:
         raise ConflictError(f"a player holds at most {MAX_TOKENS} tokens: revoke one first", code="too_many_tokens")
-    event, token_id, token = _issue(player, services.clock())
+    event, token_id, token = _issue(services, player, services.clock())
     try:
-        store(services).commit(player, [event])
+        services.players.commit(player, [event])
     except StalePlayerError:
         raise ConflictError("the player changed meanwhile; try again", code="concurrent_modification") from None
     return token_id, token
@@ -92,13 +85,13 @@ def revoke_token(services: Services, player: Player, token_id: str) -> None:
         raise NotFoundError(f"the player has no live token {token_id!r}", "token_not_found")
     event = Entry(version=player.version + 1, event=PlayerTokenRevoked(token_id=token_id), at=services.clock())
     try:
-        store(services).commit(player, [event])
+        services.players.commit(player, [event])
     except StalePlayerError:
         raise ConflictError("the player changed meanwhile; try again", code="concurrent_modification") from None
 
 
 def player_by_id(services: Services, player_id: str) -> Player:
-    player = store(services).get(player_id) if tokens.GAME_ID.fullmatch(player_id) else None
+    player = services.players.get(player_id) if tokens.GAME_ID.fullmatch(player_id) else None
     if player is None:
         raise NotFoundError(f"no player {player_id!r}", "player_not_found")
     return player

@@ -10,6 +10,7 @@ seconds (never assumed slower than `Limits.min_pace`, so that an idle queue with
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -17,9 +18,9 @@ from dataclasses import dataclass
 import redis
 
 from events import keys
-from projections.lobby import LobbyProjection
+from projections.lobby import Lobby
 from service.application.errors import ConflictError, OverloadedError
-from service.worker.scheduler import Scheduler
+from service.application.ports import Holdings, JobQueue
 
 DONE = {"finished", "aborted"}
 
@@ -36,10 +37,10 @@ class Limits:
     min_pace: float = 20.0
 
 
-class Holdings:
+class RedisHoldings:
     """Each client's games, pruned of those over as they are counted (the lobby says which are)."""
 
-    def __init__(self, client: redis.Redis, lobby: LobbyProjection) -> None:
+    def __init__(self, client: redis.Redis, lobby: Lobby) -> None:
         self.redis = client
         self.lobby = lobby
 
@@ -59,13 +60,34 @@ class Holdings:
             self.redis.zadd(keys.holdings(holder), ids)
 
 
+class MemoryHoldings:
+    """Each client's games in memory, pruned the same way."""
+
+    def __init__(self, lobby: Lobby) -> None:
+        self.lobby = lobby
+        self._held: dict[str, set[str]] = {}
+        self._guard = threading.Lock()
+
+    def unfinished(self, holder: str) -> int:
+        with self._guard:
+            held = sorted(self._held.get(holder, set()))
+        over = {e["game_id"] for e in self.lobby.entries(held) if e["status"] in DONE}
+        with self._guard:
+            self._held.get(holder, set()).difference_update(over)
+        return len(held) - len(over)
+
+    def hold(self, holder: str, game_ids: Iterable[str]) -> None:
+        with self._guard:
+            self._held.setdefault(holder, set()).update(game_ids)
+
+
 def limit_of(limits: Limits, holder: str) -> int:
     return limits.games_per_player if holder.startswith("player:") else limits.games_per_address
 
 
-def check_holdings(holdings: Holdings | None, limits: Limits, holder: str | None) -> None:
+def check_holdings(holdings: Holdings, limits: Limits, holder: str | None) -> None:
     """ConflictError (409 `too_many_games`) if the client holds as many unfinished games as it may."""
-    if holdings is None or holder is None:
+    if holder is None:
         return
     limit = limit_of(limits, holder)
     if holdings.unfinished(holder) >= limit:
@@ -76,16 +98,14 @@ def check_holdings(holdings: Holdings | None, limits: Limits, holder: str | None
         )
 
 
-def admit(scheduler: Scheduler | None, limits: Limits, all_bots: bool, now: float | None = None) -> None:
+def admit(jobs: JobQueue, limits: Limits, all_bots: bool, now: float | None = None) -> None:
     """OverloadedError (503 with `Retry-After`) if a new game's jobs would wait behind more work than the workers do
     in `admission_s` seconds."""
-    if scheduler is None:
-        return
     now = time.time() if now is None else now
-    depth = scheduler.depth(all_bots)
+    depth = jobs.depth(all_bots)
     if depth == 0:
         return
-    pace = max(scheduler.pace(now), limits.min_pace)
+    pace = max(jobs.pace(now), limits.min_pace)
     wait_s = depth / pace
     if wait_s > limits.admission_s:
         retry = max(1, math.ceil(wait_s - limits.admission_s))

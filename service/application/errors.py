@@ -50,6 +50,19 @@ class ConflictError(ProblemError):
     status, code, title = 409, "conflict", "Not possible now"
 
 
+class IdempotencyKeyReusedError(InvalidRequestError):
+    """An `Idempotency-Key` sent again with another body than the first."""
+
+    code = "idempotency_key_reused"
+
+
+class GameMovedOnError(ConflictError):
+    """A move lost a race, and the game has moved to another wait: decided again, it would land in a round its
+    sender has not seen."""
+
+    code = "game_moved_on"
+
+
 class MalformedJSONError(ProblemError):
     status, code, title = 400, "malformed_json", "The request body is not valid JSON"
 

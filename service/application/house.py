@@ -1,27 +1,29 @@
-"""What the service does on its own: bots' turns, deadlines, tallies, and the sweep that makes sure
-no game ever stalls. Every action is idempotent: run twice, late, or after the game moved on, it
-changes nothing more."""
+"""What the service does on its own: bots' turns, deadlines, tallies, and the sweep that makes sure no game ever
+stalls. Every action is idempotent: run twice, late, or after the game moved on, it changes nothing more, and says
+what came of it (`Done`)."""
 
 from __future__ import annotations
 
+import enum
 import logging
 import random
-import secrets
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from events.repository import Game, NoSuchGameError
+from events.repository import Game
 from games import table as tables
 from games.base import IllegalMoveError
 from games.bots import Bot, random_bot
+from games.commands import Command, TallyGame
 from games.table import Status
-from service.application import play
-from service.application.errors import ProblemError
-from service.application.play import Caller
+from service.application.callers import Caller
+from service.application.errors import GameMovedOnError, IdempotencyKeyReusedError, VersionMismatchError
+from service.application.execute import close_wait, execute, no_seat
+from service.application.play import make_move
 from service.application.services import Services
-from service.worker.scheduler import playing_for
 
 log = logging.getLogger(__name__)
 
@@ -34,10 +36,37 @@ CLOCK_SKEW_S = 2.0
 clock may run a little behind the server's that stamped the wait. Any earlier, it leaves the wait to its own job."""
 
 
-def secret_rng() -> random.Random:
-    """A generator for a choice made for a seat, seeded from the system's secret entropy: a bot's card,
-    bullet or aim must not be something a player could recompute from what the game shows."""
-    return random.Random(secrets.randbits(256))
+class Outcome(enum.StrEnum):
+    """What came of a job of the house."""
+
+    PLAYED = "played"
+    """It moved for seats (`Done.seats` says how many)."""
+    MOVED_ON = "moved on"
+    """The game had moved past what the job was for: nothing to do."""
+    NOT_DUE = "not due"
+    """A deadline's job ran early: its own job, set for the deadline, acts."""
+    TIMED_OUT = "timed out"
+    """The game's own rule for lateness closed the wait."""
+    TALLIED = "tallied"
+    NOT_FINISHED = "not finished"
+
+
+@dataclass(frozen=True)
+class Done:
+    """What a job of the house did: its outcome, and for how many seats it moved."""
+
+    outcome: Outcome
+    seats: int = 0
+
+    def __str__(self) -> str:
+        return f"played for {self.seats} seats" if self.outcome is Outcome.PLAYED else str(self.outcome)
+
+
+MOVED_ON = (IllegalMoveError, VersionMismatchError, GameMovedOnError, IdempotencyKeyReusedError)
+"""What a move of the house meets when another landed first: the seat owes that move no more, the game is at another
+version, or in another wait; or the job moved for the seat already (its key names the seat's move of one turn or one
+wait: the seat owes another decision of the same wait, which the wait's own job played). Anything else is a fault: the
+job fails, and is tried again."""
 
 
 def choose(bot: Bot, view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
@@ -53,7 +82,20 @@ def choose(bot: Bot, view: dict[str, Any], rng: random.Random) -> dict[str, Any]
     return random_bot(view, rng)
 
 
+def tally_game(services: Services, game_id: str) -> Game:
+    """Record the final tally of a finished game, once."""
+
+    def ask(game: Game, _: int | None) -> Command:
+        return TallyGame()
+
+    return execute(services, game_id, no_seat, ask).game
+
+
 class House:
+    """`stall_s`: how long a game may wait on the house before the sweep queues its turn again. Every choice the house
+    makes for a seat is drawn from the deployment's secret entropy (`Services.entropy`): a bot's card, bullet or aim
+    must not be something a player could recompute from what the game shows, or from our code."""
+
     def __init__(
         self,
         services: Services,
@@ -67,13 +109,11 @@ class House:
         self.clock = clock
         self.sleep = sleep
 
-    def play_bots(self, game_id: str) -> str:
+    def play_bots(self, game_id: str) -> Done:
         """The bots' turn: each seat the house plays that the game awaits moves, once, as its bot decides from what
         the seat may see; then the game's next turn of the house is queued, if it needs one."""
-        scheduler = self.services.scheduler
         played: set[int] = set()
-        moved = 0
-        with playing_for(game_id):
+        with self.services.jobs.playing(game_id):
             for _ in range(3 * MAX_SEATS):  # a move that loses a race is decided again, a few times at most
                 game = self.repository.get(game_id)
                 table = game.table
@@ -85,79 +125,66 @@ class House:
                     break
                 bot = game.ruleset.bots.get(tables.bot_of(table, seat), random_bot)
                 view = tables.view(game.ruleset, table, seat, house=True)  # what the seat may see, and nothing more
-                move = choose(bot, view, secret_rng())
-                key = f"bot-{table.version}-{seat}"
-                if self._move(game_id, Caller(seat=seat, by="bot"), move, key, table.version, game) == "moved":
+                move = choose(bot, view, self.services.entropy.rng())
+                if self._move(game, Caller(seat=seat, by="bot"), move, f"bot-{table.version}-{seat}", table.version):
                     played.add(seat)
-                    moved += 1
-        if scheduler is not None:  # the next turn of the house, once this one's moves are in
-            game = self.repository.get(game_id)
-            if game.table.status is Status.IN_PROGRESS and any(
-                tables.house_plays(game.table, s) for s in game.ruleset.awaiting(game.table.rules)
-            ):
-                scheduler.bots_turn(game.table)
-        return f"played for {moved} seats" if moved else "moved on"
+        game = self.repository.get(game_id)  # the next turn of the house, once this one's moves are in
+        if game.table.status is Status.IN_PROGRESS and any(
+            tables.house_plays(game.table, s) for s in game.ruleset.awaiting(game.table.rules)
+        ):
+            self.services.jobs.bots_turn(game.table)
+        return Done(Outcome.PLAYED, len(played)) if played else Done(Outcome.MOVED_ON)
 
-    def expire(self, game_id: str, wait_since: int) -> str:
+    def expire(self, game_id: str, wait_since: int) -> Done:
         """A deadline passed: the game's own rule for lateness, else a random move for each awaited seat."""
         game = self.repository.get(game_id)
         early = self._before_deadline(game) if game.table.wait_since == wait_since else 0.0
         if early > CLOCK_SKEW_S:
-            return "not due"  # its job is set for the deadline (and the sweep requeues one lost)
+            return Done(Outcome.NOT_DUE)  # its job is set for the deadline (and the sweep requeues one lost)
         if early > 0:
             self.sleep(early)  # a seat may move until its deadline, to the millisecond
             game = self.repository.get(game_id)
         try:
             own_rule = tables.timeout(game.ruleset, game.table, wait_since)
         except IllegalMoveError:
-            return "moved on"
+            return Done(Outcome.MOVED_ON)
         if own_rule is not None:
-            play.close_wait(self.services, game_id, wait_since)
-            return "timed out"
+            close_wait(self.services, game_id, wait_since)
+            return Done(Outcome.TIMED_OUT)
         played = 0
         for seat in game.ruleset.awaiting(game.table.rules):
             current = self.repository.get(game_id)
             if current.table.wait_since != wait_since or seat not in current.ruleset.awaiting(current.table.rules):
                 continue
             view = tables.view(current.ruleset, current.table, seat, house=True)
-            move = random_bot(view, secret_rng())
-            caller = Caller(seat=seat, by="deadline")
-            played += self._move(game_id, caller, move, f"deadline-{wait_since}-{seat}", None, current) == "moved"
-        return f"played for {played} seats"
+            move = random_bot(view, self.services.entropy.rng())
+            played += self._move(current, Caller(seat=seat, by="deadline"), move, f"deadline-{wait_since}-{seat}")
+        return Done(Outcome.PLAYED, played)
 
-    def tally(self, game_id: str) -> str:
+    def tally(self, game_id: str) -> Done:
         """Record the final tally of a finished game, once."""
         game = self.repository.get(game_id)
         if game.table.status is not Status.FINISHED:
-            return "not finished"
-        play.tally_game(self.services, game_id)
-        return "tallied"
+            return Done(Outcome.NOT_FINISHED)
+        tally_game(self.services, game_id)
+        return Done(Outcome.TALLIED)
 
-    def _move(
-        self,
-        game_id: str,
-        caller: Caller,
-        move: dict[str, Any],
-        key: str,
-        version: int | None,
-        game: Game | None = None,
-    ) -> str:
+    def _move(self, game: Game, caller: Caller, move: dict[str, Any], key: str, version: int | None = None) -> bool:
+        """Whether the house's move for the seat landed (not if another landed first: the job is done)."""
         try:
-            play.make_move(self.services, game_id, caller, move, if_match=version, idempotency_key=key, loaded=game)
-        except (IllegalMoveError, ProblemError, NoSuchGameError):
-            return "moved on"  # someone else's move landed first: the job is done
-        return "moved"
+            make_move(self.services, game.game_id, caller, move, if_match=version, idempotency_key=key, loaded=game)
+        except MOVED_ON:
+            return False
+        return True
 
     def sweep(self) -> int:
         """Enqueue again whatever an active game has waited on too long and has no live job for; the number of
         jobs enqueued."""
-        projections, scheduler = self.services.projections, self.services.scheduler
-        assert projections is not None and scheduler is not None, "the house works with a deployment's queue"
         requeued = 0
-        for game_id in projections.lobby.active():
+        for game_id in self.services.projections.lobby.active():
             game = self.repository.get(game_id)
             if self._needs_help(game):
-                requeued += scheduler.rescue(game.ruleset, game.table)
+                requeued += self.services.jobs.rescue(game.ruleset, game.table)
         return requeued
 
     def _needs_help(self, game: Game) -> bool:

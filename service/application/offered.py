@@ -9,7 +9,17 @@ import msgspec
 from games.base import Ruleset
 from games.registry import RULESETS
 from games.table import options_of
-from service.application.errors import RulesetNotFoundError
+from service.application.errors import RulesetNotFoundError, UnknownRulesetError
+
+
+def ruleset_named(ruleset_id: str, in_path: bool = False) -> Ruleset[Any]:
+    """The ruleset of this id; for one of none, UnknownRulesetError (named in a body or a query: 422
+    `unknown_ruleset`), or RulesetNotFoundError (named by a path: 404 `ruleset_not_found`)."""
+    ruleset = RULESETS.get(ruleset_id)
+    if ruleset is None:
+        refused = RulesetNotFoundError if in_path else UnknownRulesetError
+        raise refused(f"no ruleset {ruleset_id!r}; offered: {', '.join(RULESETS)} (GET /v1/rulesets)")
+    return ruleset
 
 
 def describe(ruleset: Ruleset[Any]) -> dict[str, Any]:
@@ -37,9 +47,7 @@ def describe(ruleset: Ruleset[Any]) -> dict[str, Any]:
 
 def catalogue(ruleset_id: str) -> dict[str, Any]:
     """The game's own catalogue (games/<game>/catalogue.py), as JSON; RulesetNotFoundError for an unknown id."""
-    ruleset = RULESETS.get(ruleset_id)
-    if ruleset is None:
-        raise RulesetNotFoundError(f"no ruleset {ruleset_id!r}; offered: {', '.join(RULESETS)}")
+    ruleset = ruleset_named(ruleset_id, in_path=True)
     found = ruleset.catalogue
     return {
         "ruleset": ruleset.id,

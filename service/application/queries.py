@@ -19,11 +19,12 @@ from games.registry import RULESETS
 from games.table import Status
 from projections.lobby import entry
 from projections.results import result_of
-from projections.views import encode, field_of
+from projections.views import encode
 from service.application import accounts, tokens
 from service.application.audit import Report, audit_log, check_live
+from service.application.callers import seat_of
 from service.application.errors import ConflictError, InvalidTokenError, NotFoundError
-from service.application.play import seat_of
+from service.application.offered import ruleset_named
 from service.application.redaction import feed_item, viewer_of
 from service.application.services import Services
 
@@ -64,16 +65,15 @@ def view(services: Services, game_id: str, token: str | None) -> bytes:
     """The caller's view (JSON), from the read model; if it is missing or behind, caught up first."""
     if not GAME_ID.fullmatch(game_id):
         raise NoSuchGameError(game_id)
-    store = services.repository.store
     seat = None
     if token is not None and accounts.is_player_token(token):
         seat = seat_of(services, services.repository.get(game_id), token)
     elif token is not None:
-        seat = tokens.seat_of(token, store.token_hashes(game_id))
+        seat = tokens.seat_of(token, services.repository.token_hashes(game_id))
         if seat is None:
             services.repository.get(game_id)  # a missing game answers 404 before a wrong token answers 401
             raise InvalidTokenError("this token holds no seat in this game")
-    stored = store.view(game_id, field_of(seat), tables.FORMAT)
+    stored = services.projections.view(game_id, seat)
     if stored is not None:
         return stored
     game = catch_up(services, services.repository.get(game_id))
@@ -82,7 +82,7 @@ def view(services: Services, game_id: str, token: str | None) -> bytes:
 
 def result(services: Services, game_id: str) -> bytes:
     """The final tally (JSON), from the read model, caught up first if it is missing."""
-    stored = services.repository.store.result(game_id) if GAME_ID.fullmatch(game_id) else None
+    stored = services.projections.result(game_id) if GAME_ID.fullmatch(game_id) else None
     if stored is not None:
         return stored
     game = services.repository.get(game_id)
@@ -95,9 +95,8 @@ def result(services: Services, game_id: str) -> bytes:
 
 
 def catch_up(services: Services, game: Game) -> Game:
-    """Write the game's read models from its table, where the deployment keeps them."""
-    if services.projections is not None:
-        services.projections.catch_up(game)
+    """Write the game's read models from its table: a read found them behind its log."""
+    services.projections.catch_up(game)
     return game
 
 
@@ -148,20 +147,18 @@ def audit(services: Services, game_id: str) -> Report:
     """Replay the whole log through the rules, and compare it with the live state and views."""
     game = services.repository.get(game_id)
     report = audit_log(game_id, services.repository.log(game_id))
-    check_live(report, game.table, services.repository.store.stored_views(game_id))
+    check_live(report, game.table, services.projections.stored_views(game_id))
     return report
 
 
 def lobby(services: Services, status: str | None, ruleset: str | None, offset: int, limit: int) -> tuple[int, list]:
     """The number of matching games and one page of their lobby entries, newest first."""
-    assert services.projections is not None, "the lobby is kept by the deployment's projections"
     return services.projections.lobby.page(status, ruleset, offset, limit)
 
 
 def leaderboard(services: Services, ruleset: str, offset: int, limit: int) -> tuple[int, list[dict[str, Any]]]:
     """How many identities a ruleset rates, and one page of them by rating (mu - 3 sigma), best first."""
-    assert services.projections is not None, "the ratings are kept by the deployment's projections"
-    return services.projections.ratings.board(ruleset, offset, limit)
+    return services.projections.ratings.board(ruleset_named(ruleset).id, offset, limit)
 
 
 def lobby_entry(table: Any) -> dict[str, Any]:
@@ -171,8 +168,7 @@ def lobby_entry(table: Any) -> dict[str, Any]:
 
 def player_games(services: Services, player_id: str, status: str | None) -> list[dict[str, Any]]:
     """The player's games as the lobby shows them, newest first, of one status if asked."""
-    assert services.projections is not None, "a player's games are kept by the deployment's projections"
-    ids = services.projections.players.games(player_id)
+    ids = services.projections.player_games.games(player_id)
     entries = services.projections.lobby.entries(ids)
     return [e for e in entries if status is None or e["status"] == status]
 
@@ -180,7 +176,6 @@ def player_games(services: Services, player_id: str, status: str | None) -> list
 def player_profile(services: Services, player_id: str, recent: int = 10) -> dict[str, Any]:
     """A player as anyone may see it: name, when registered, ratings per ruleset and recent games."""
     player = accounts.player_by_id(services, player_id)
-    assert services.projections is not None, "ratings are kept by the deployment's projections"
     ratings = services.projections.ratings.of(RULESETS, player_id)
     games = player_games(services, player_id, None)[:recent]
     return {

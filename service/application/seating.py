@@ -1,123 +1,89 @@
 """The use cases of a seat's life outside its moves: leave, resign, abort, rematch, and the quick match.
 
-Each decides with games/lifecycle.py and saves like a move (decided again if another decision lands first),
-so each is an event of the game's log with its command, audited and replayed like any move. A rematch and a
-quick match touch two games or a game and the lobby: each step is its own write, and safe to repeat.
+Each acts like a move, through service/application/execute.py (its decision in games/commands.py, from
+games/lifecycle.py), so each is an event of the game's log with its command, audited and replayed like any move.
+A rematch and a quick match touch two games or a game and the lobby: each step is its own write, and safe to repeat.
 """
 
 from __future__ import annotations
 
-import secrets
-from collections.abc import Callable
 from typing import Any
 
-from events.repository import Game, NoSuchGameError, seal
-from events.store import StaleVersionError
+from events.repository import Game, NoSuchGameError
 from games import lifecycle
 from games import table as tables
-from games.base import Event, IllegalMoveError
+from games.base import IllegalMoveError
 from games.commands import AbortGame, Command, CreateRematch, LeaveGame, ResignGame
-from games.registry import RULESETS
 from games.table import SetupError
 from players.state import Player
+from service.application.callers import player_of, seat_of
 from service.application.errors import InvalidTokenError
-from service.application.play import (
-    MAX_ATTEMPTS,
-    NoMatchError,
-    Saved,
-    create_game,
-    join_game,
-    new_game,
-    player_of,
-    save,
-    seat_of,
-    too_busy,
-)
+from service.application.execute import Acted, Ask, execute, too_busy
+from service.application.offered import ruleset_named
+from service.application.play import NoMatchError, create_game, join_game, new_game
 from service.application.services import Services
-
-Decide = Callable[[Game, int | None, Player | None], tuple[list[Event], Command]]
-
-
-def _caller(services: Services, token: str | None) -> tuple[str, Player | None]:
-    """The caller's token, and its player if it is a player token; 401 without a token."""
-    if token is None:
-        raise InvalidTokenError("send the seat's token or the player's token")
-    return token, player_of(services, token)
 
 
 def _act(
-    services: Services, game_id: str, caller: tuple[str, Player | None], decide: Decide, needs_seat: bool = True
-) -> Saved:
-    """Decide for the caller (its token, its player) on the current game, and save; again if another landed."""
-    token, player = caller
-    for _ in range(MAX_ATTEMPTS):
-        game = services.repository.get(game_id)
+    services: Services, game_id: str, token: str | None, ask: Ask, needs_seat: bool = True, player: Player | None = None
+) -> Acted:
+    """Act for the caller, by its token: its seat's request (or, `needs_seat` false, its player's, seat or none).
+    `player`: the token's, when the caller knows it already."""
+    if token is None:
+        raise InvalidTokenError("send the seat's token or the player's token")
+    player = player or player_of(services, token)
+
+    def authorise(game: Game) -> int | None:
         try:
-            seat = seat_of(services, game, token, player)
+            return seat_of(services, game, token, player)
         except InvalidTokenError:
             if needs_seat or player is None:
                 raise
-            seat = None
-        events, command = decide(game, seat, player)
-        decision = seal(game.ruleset, game, events, command, seat, services.clock())
-        left = tuple(e.seat for e in events if isinstance(e, tables.SeatLeft))
-        try:
-            return save(services, decision, revoked=left)
-        except StaleVersionError:
-            continue
-    raise too_busy()
+            return None
+
+    return execute(services, game_id, authorise, ask)
 
 
-def leave_game(services: Services, game_id: str, token: str | None) -> Saved:
+def leave_game(services: Services, game_id: str, token: str | None) -> Acted:
     """The caller leaves a game that has not started: its seat opens again and its seat token is void."""
-
-    def decide(game: Game, seat: int | None, _: Player | None) -> tuple[list[Event], Command]:
-        assert seat is not None
-        return lifecycle.leave(game.table, seat), LeaveGame(seat=seat)
-
-    return _act(services, game_id, _caller(services, token), decide)
+    return _act(services, game_id, token, lambda _, seat: LeaveGame(seat=_held(seat)))
 
 
-def resign_game(services: Services, game_id: str, token: str | None) -> Saved:
+def resign_game(services: Services, game_id: str, token: str | None) -> Acted:
     """The caller gives up: the random bot plays its seat to the end, and it ranks last for ratings."""
-
-    def decide(game: Game, seat: int | None, _: Player | None) -> tuple[list[Event], Command]:
-        assert seat is not None
-        return lifecycle.resign(game.table, seat), ResignGame(seat=seat)
-
-    return _act(services, game_id, _caller(services, token), decide)
+    return _act(services, game_id, token, lambda _, seat: ResignGame(seat=_held(seat)))
 
 
-def abort_game(services: Services, game_id: str, token: str | None) -> Saved:
-    """The creator calls off a game that has not started."""
+def abort_game(services: Services, game_id: str, token: str | None) -> Acted:
+    """The creator calls off a game that has not started: the creating player, or a seat named at creation."""
+    player = player_of(services, token) if token is not None else None
 
-    def decide(game: Game, seat: int | None, player: Player | None) -> tuple[list[Event], Command]:
-        player_id = player.player_id if player else None
-        events = lifecycle.abort(game.table, seat, player_id)
-        return events, AbortGame(seat=seat, player_id=events[0].player)  # type: ignore[attr-defined]
+    def ask(game: Game, seat: int | None) -> Command:
+        creator = player is not None and player.player_id == game.table.creator
+        return AbortGame(seat=seat, player_id=player.player_id if creator and player else None)
 
-    return _act(services, game_id, _caller(services, token), decide, needs_seat=False)
+    return _act(services, game_id, token, ask, needs_seat=False, player=player)
 
 
-def rematch_game(
-    services: Services, game_id: str, token: str | None, holder: str | None = None
-) -> tuple[Saved, dict[int, str]]:
+def _held(seat: int | None) -> int:
+    assert seat is not None, "a token of no seat is refused"
+    return seat
+
+
+def rematch_game(services: Services, game_id: str, token: str | None, holder: str | None = None) -> Acted:
     """A new game with the same seats and options; the old game's log names it (`rematch_created`), once.
     The id is recorded first, then the game created: a request that finds the id recorded but no game
     (a crash between the two) creates it."""
-    caller = _caller(services, token)
-    token, player = caller
+    if token is None:
+        raise InvalidTokenError("send the seat's token or the player's token")
+    player = player_of(services, token)
     game = services.repository.get(game_id)
-    seat = seat_of(services, game, token, player)
-    assert seat is not None  # a token of no seat is refused
+    seat = _held(seat_of(services, game, token, player))
     if game.table.rematch is None:
-        new_id = secrets.token_hex(8)
-
-        def decide(game: Game, seat: int | None, _: Player | None) -> tuple[list[Event], Command]:
-            assert seat is not None
-            return lifecycle.rematch(game.table, seat, new_id), CreateRematch(seat=seat, game_id=new_id)
-
-        game = _act(services, game_id, caller, decide).game
+        new_id = services.entropy.hex(8)
+        game = _act(
+            services, game_id, token, lambda _, s: CreateRematch(seat=_held(s), game_id=new_id), player=player
+        ).game
     rematch = game.table.rematch
     assert rematch is not None
     try:
@@ -130,20 +96,17 @@ def rematch_game(
 
 def quick_match(
     services: Services, ruleset_id: str, seat_count: int, player: Player, options: dict[str, Any] | None = None
-) -> tuple[Saved, int, bool]:
+) -> tuple[Acted, int, bool]:
     """Seat the player in the oldest waiting game it can trust that has room for it, or create one; whether it was
     created. A game it can trust: of the ruleset and seat count, with the options asked for (the defaults, unless
     the caller names others), randomness the service drew and keeps secret, and every seat taken held by a bot or
     a registered player (no one holds several anonymous seats' tokens). One quick match per ruleset and seat
     count picks at a time, so two never both create a game the other could have joined."""
-    ruleset = RULESETS.get(ruleset_id)
-    if ruleset is None:
-        raise SetupError("unknown_ruleset", f"no ruleset {ruleset_id!r}; see GET /v1/rulesets")
+    ruleset = ruleset_named(ruleset_id)
     if not ruleset.min_seats <= seat_count <= ruleset.max_seats:
         raise SetupError("invalid_seat_count", f"{ruleset.name} takes {ruleset.min_seats} to {ruleset.max_seats}")
     wanted = tables.resolve_options(ruleset, options or {}, seat_count)
     holder = f"player:{player.player_id}"
-    assert services.projections is not None, "the lobby is kept by the deployment's projections"
     lobby = services.projections.lobby
 
     def fits(table: tables.Table[Any]) -> bool:
@@ -157,13 +120,12 @@ def quick_match(
             if len(entry["seats"]) != seat_count or entry.get("options") != wanted or not entry["open_seats"]:
                 continue
             try:
-                saved, seat, _ = join_game(services, entry["game_id"], None, player, fits=fits, holder=holder)
+                joined, seat = join_game(services, entry["game_id"], None, player, fits=fits, holder=holder)
             except (IllegalMoveError, NoSuchGameError, NoMatchError):
                 continue  # the lobby was behind: filled, aborted or gone meanwhile
-            return saved, seat, False
+            return joined, seat, False
         seats = [{"player": "me"}] + [{"open": True}] * (seat_count - 1)
-        saved, _ = create_game(services, ruleset_id, seats, wanted, None, player, holder)
-        return saved, 0, True
+        return create_game(services, ruleset_id, seats, wanted, None, player, holder), 0, True
 
 
 def trusted_match(table: tables.Table[Any], seat_count: int, options: dict[str, Any], player: str) -> bool:

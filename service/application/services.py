@@ -1,4 +1,5 @@
-"""What the use cases work with, built once by service/bootstrap.py for the app, the worker and the CLI."""
+"""Everything the use cases work with, as one object: built once by service/bootstrap.py for the app, the worker and
+the command-line tool over Redis, or whole in memory by `Services.in_memory()` for the use cases' tests."""
 
 from __future__ import annotations
 
@@ -7,13 +8,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from events.memory import MemoryEventStore
-from events.player_store import PlayerStore
-from events.repository import Decision, GameRepository
-from events.tickets import TicketStore
+from events.player_store import MemoryPlayerStore, PlayerStore
+from events.repository import GameRepository
+from events.tickets import MemoryTicketStore, TicketStore
 from games import table as tables
 from projections import Projections
-from service.application.admission import Holdings, Limits
-from service.worker.scheduler import Scheduler
+from service.application.admission import Limits, MemoryHoldings
+from service.application.ports import Entropy, Follower, Holdings, JobQueue, MemoryJobQueue, SystemEntropy
 
 
 def utc_now() -> str:
@@ -22,21 +23,37 @@ def utc_now() -> str:
 
 @dataclass(frozen=True)
 class Services:
-    """The repository of games, and what else a deployment has: read models beyond a game's own (the lobby,
-    the leaderboard), the job queue, stream tickets, the games each client holds and its limits. A use case tells
-    `after_save` of each decision it saves."""
+    """The games (a repository over an event store), their read models, the job queue that has the house play
+    them, stream tickets, the registered players, the games each client holds and the limits on them, the entropy
+    every secret and id comes from, the clock; and who is told of each saved decision, in order (`followers`:
+    the read models, the job queue, the metrics)."""
 
     repository: GameRepository
-    projections: Projections | None = None
-    scheduler: Scheduler | None = None
-    tickets: TicketStore | None = None
-    players: PlayerStore | None = None
-    holdings: Holdings | None = None
+    projections: Projections
+    jobs: JobQueue
+    tickets: TicketStore
+    players: PlayerStore
+    holdings: Holdings
+    followers: Sequence[Follower]
     limits: Limits = field(default_factory=Limits)
+    entropy: Entropy = field(default_factory=SystemEntropy)
     clock: Callable[[], str] = utc_now
-    after_save: Sequence[Callable[[Decision], None]] = field(default=())
 
     @classmethod
-    def in_memory(cls, clock: Callable[[], str] = utc_now) -> Services:
-        """Games kept in memory, with nothing else: for tests of the rules' use cases without Redis."""
-        return cls(repository=GameRepository(MemoryEventStore()), clock=clock)
+    def in_memory(cls, clock: Callable[[], str] = utc_now, entropy: Entropy | None = None) -> Services:
+        """The whole graph in memory, for the use cases' tests without Redis (and the OpenAPI document's examples):
+        the same use cases, stores and read models, none of them shared with another graph."""
+        store = MemoryEventStore()
+        projections = Projections.in_memory(store)
+        jobs = MemoryJobQueue()
+        return cls(
+            repository=GameRepository(store),
+            projections=projections,
+            jobs=jobs,
+            tickets=MemoryTicketStore(),
+            players=MemoryPlayerStore(),
+            holdings=MemoryHoldings(projections.lobby),
+            followers=(projections, jobs),
+            clock=clock,
+            entropy=entropy or SystemEntropy(),
+        )

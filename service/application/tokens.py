@@ -5,11 +5,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
-import secrets
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(32)
 
 
 def digest(token: str) -> str:

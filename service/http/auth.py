@@ -9,6 +9,7 @@ from typing import TypeVar
 from flask import request
 
 from players.state import Player
+from service.application import callers
 from service.application.errors import InvalidRequestError, InvalidTokenError
 from service.http.ratelimit import caller_key
 
@@ -27,7 +28,7 @@ def bearer_token() -> str | None:
 
 def holder_of(player: Player | None) -> str:
     """The client a request holds its games as: its player, else its address (service/application/admission.py)."""
-    return f"player:{player.player_id}" if player is not None else f"address:{caller_key()}"
+    return callers.holder_of(player, caller_key())
 
 
 def redeemed(ticket: str, redeem: Callable[[str], T | None]) -> T:

@@ -23,10 +23,10 @@ from typing import Any, TypeVar
 import msgspec
 
 from events.envelope import Envelope
-from events.repository import Game, fold
-from events.store import EventStore
+from events.repository import Game, GameRepository, fold
 from games.table import Status, Table
 from projections.results import result_of
+from service.application.feeds import always
 from service.application.redaction import feed_item
 from service.observability import metrics
 
@@ -40,16 +40,6 @@ CHECK_S = 1
 """How often a feed opened with a player token looks whether the token still lives."""
 RETRY_MS = 2000
 PAGE = 500
-
-
-def serving() -> bool:
-    """Whether this process still serves; under gunicorn, its worker says so (service/ops/gunicorn_conf.py)."""
-    return True
-
-
-def serve_while(condition: Callable[[], bool]) -> None:
-    global serving
-    serving = condition
 
 
 KEEP_ALIVE = ": keep-alive\n\n"
@@ -84,11 +74,11 @@ def counted(messages: Iterator[str]) -> Iterator[str]:
 def waiting(
     read: Callable[[float], list[T]], more: Callable[[], bool], wake_s: float = WAKE_S
 ) -> Iterator[list[T] | None]:
-    """What a live feed waits for, while `more()` and the server serves: each batch that `read(block_s)`
-    gives, and None after each KEEPALIVE_S of silence (time for a keep-alive). It looks up every `wake_s`
-    seconds, so a stopping server (or a `more` turned false) ends its feeds within that."""
+    """What a live feed waits for, while `more()` (the feed's credential stands, the server serves): each batch that
+    `read(block_s)` gives, and None after each KEEPALIVE_S of silence (time for a keep-alive). It looks up every
+    `wake_s` seconds, so a stopping server (or a `more` turned false) ends its feeds within that."""
     quiet_since = time.monotonic()
-    while more() and serving():
+    while more():
         landed = read(min(wake_s, KEEPALIVE_S))
         if landed:
             quiet_since = time.monotonic()
@@ -113,38 +103,41 @@ def nothing_left(game: Game, after: int) -> bool:
     return closed(game.table) and after >= game.table.version
 
 
-def always() -> bool:
-    return True
-
-
 class Feed:
     """One client's feed: it keeps its own copy of the table, folding in each event it relays, so a new event
     costs one blocking read and nothing else. `allowed()`: whether the credential that opened it still stands
     (a player token not revoked), looked at every CHECK_S seconds; `always` for a spectator or a seat token,
-    which only leaving the seat revokes (the feed sees it)."""
+    which only leaving the seat revokes (the feed sees it). `serving()`: whether the server still serves (gunicorn's
+    worker says: service/http/context.py)."""
 
     def __init__(
-        self, store: EventStore, game: Game, seat: int | None, after: int, allowed: Callable[[], bool] = always
+        self,
+        repository: GameRepository,
+        game: Game,
+        seat: int | None,
+        after: int,
+        allowed: Callable[[], bool] = always,
+        serving: Callable[[], bool] = always,
     ) -> None:
-        self.store, self.game, self.seat, self.after = store, game, seat, after
-        self.allowed = allowed
+        self.repository, self.game, self.seat, self.after = repository, game, seat, after
+        self.allowed, self.serving = allowed, serving
         self.blocks = Messages()
 
     def messages(self) -> Iterator[str]:
         return counted(self.follow())
 
     def follow(self) -> Iterator[str]:
-        store, game_id = self.store, self.game.game_id
+        repository, game_id = self.repository, self.game.game_id
         end = finished_at(self.game.table)
         if end is not None and self.after >= end:
             yield self.finished(end)
         while self.after < self.game.table.version:  # the backlog, shown as the game stands now
-            page = store.read(game_id, after=self.after, limit=min(PAGE, self.game.table.version - self.after))
+            page = repository.log(game_id, after=self.after, limit=min(PAGE, self.game.table.version - self.after))
             for envelope in page:
                 yield from self.relay(envelope, self.game, end)
         for landed in waiting(
-            lambda block_s: store.wait_for(game_id, self.after, block_s=block_s, count=PAGE),
-            lambda: not closed(self.game.table) and self.allowed(),
+            lambda block_s: repository.wait_for(game_id, self.after, block_s=block_s, count=PAGE),
+            lambda: not closed(self.game.table) and self.allowed() and self.serving(),
             WAKE_S if self.allowed is always else CHECK_S,
         ):
             if landed is None:

@@ -1,4 +1,4 @@
-"""A player's live feed as Server-Sent Events: the notices of projections/players.py, as they land.
+"""A player's live feed as Server-Sent Events: the notices of projections/notices.py, as they land.
 
 Each notice is one message: `id` its id in the player's feed (a client resumes with `Last-Event-ID`), `event`
 its type, `data` the notice; the first also carries `retry:`. A feed opened without an id starts with what
@@ -13,7 +13,8 @@ from collections.abc import Callable, Iterator
 
 import msgspec
 
-from projections.players import PlayerProjection
+from projections.notices import Notices
+from service.application.feeds import always
 from service.http import live
 
 
@@ -21,19 +22,19 @@ class Kind(msgspec.Struct):
     type: str
 
 
-def start_of(projection: PlayerProjection, player_id: str) -> str:
-    """Where a feed opened without an id starts: after the last notice already kept."""
-    return projection.last_id(player_id)
-
-
 class PlayerFeed:
-    """`allowed()`: whether the token that opened the feed still lives."""
+    """`allowed()`: whether the token that opened the feed still lives; `serving()`: whether the server still serves."""
 
     def __init__(
-        self, projection: PlayerProjection, player_id: str, after: str, allowed: Callable[[], bool] = live.always
+        self,
+        notices: Notices,
+        player_id: str,
+        after: str,
+        allowed: Callable[[], bool] = always,
+        serving: Callable[[], bool] = always,
     ) -> None:
-        self.projection, self.player_id, self.after = projection, player_id, after
-        self.allowed = allowed
+        self.notices, self.player_id, self.after = notices, player_id, after
+        self.allowed, self.serving = allowed, serving
         self.blocks = live.Messages()
 
     def messages(self) -> Iterator[str]:
@@ -41,7 +42,9 @@ class PlayerFeed:
 
     def follow(self) -> Iterator[str]:
         for landed in live.waiting(
-            lambda block_s: self.projection.feed(self.player_id, self.after, block_s), self.allowed, live.CHECK_S
+            lambda block_s: self.notices.feed(self.player_id, self.after, block_s),
+            lambda: self.allowed() and self.serving(),
+            live.CHECK_S,
         ):
             if landed is None:
                 yield live.KEEP_ALIVE

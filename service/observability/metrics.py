@@ -12,13 +12,15 @@ which gives both the same directory; a worker container serves its own on SYNDIC
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping
 
 import redis
 from prometheus_client import REGISTRY, CollectorRegistry, Counter, Gauge, Histogram, generate_latest, multiprocess
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
-from rq import Queue
+
+from events.repository import Decision
+from games.commands import MakeMove
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
@@ -42,24 +44,19 @@ def multiprocess_dir() -> str | None:
     return os.environ.get("PROMETHEUS_MULTIPROC_DIR") or None
 
 
-class QueueDepth(Collector):
-    """Each job queue's size by state, read from RQ at each scrape; nothing while its Redis is away."""
+QueueCounts = Callable[[], Mapping[tuple[str, str], int]]
+"""Each job queue's size by state: (queue, state) -> jobs."""
 
-    def __init__(self, queues: Sequence[Queue]) -> None:
-        self.queues = queues
+
+class QueueDepth(Collector):
+    """Each job queue's size by state, read at each scrape; nothing while its Redis is away."""
+
+    def __init__(self, counted: QueueCounts) -> None:
+        self.counted = counted
 
     def collect(self) -> Iterator[Metric]:
         try:
-            counts = {
-                (queue.name, state): count
-                for queue in self.queues
-                for state, count in (
-                    ("queued", queue.count),
-                    ("scheduled", queue.scheduled_job_registry.count),
-                    ("started", queue.started_job_registry.count),
-                    ("failed", queue.failed_job_registry.count),
-                )
-            }
+            counts = self.counted()
         except redis.RedisError:
             return
         family = GaugeMetricFamily("syndicate_queue_jobs", "Jobs in each queue, by state", labels=["queue", "state"])
@@ -68,7 +65,7 @@ class QueueDepth(Collector):
         yield family
 
 
-def exposition(queues: Sequence[Queue]) -> bytes:
+def exposition(queues: QueueCounts | None) -> bytes:
     """The metrics in Prometheus' text format: every process's (or this one's), and the queues' depth."""
     directory = multiprocess_dir()
     if directory is None:
@@ -78,3 +75,11 @@ def exposition(queues: Sequence[Queue]) -> bytes:
         multiprocess.MultiProcessCollector(registry, path=directory)
         body = generate_latest(registry)
     return body + (generate_latest(QueueDepth(queues)) if queues else b"")
+
+
+class MovesCounted:
+    """Counts each move saved, by ruleset and by whom: told of every saved decision (service/bootstrap.py)."""
+
+    def follow(self, decision: Decision) -> None:
+        if isinstance(decision.command, MakeMove):
+            MOVES.labels(decision.after.ruleset.id, decision.command.by or "player").inc()

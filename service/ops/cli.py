@@ -19,15 +19,15 @@ import prometheus_client
 import redis
 import yaml
 from redis.exceptions import RedisClusterException
-from rq import Queue, SimpleWorker
+from rq import Queue
 
 from events.envelope import decode as envelope_decode
-from events.player_store import RedisPlayerStore, rewrite_players
 from games.registry import RULESETS
 from games.selfplay import simulate as simulate_games
 from service.application import queries
 from service.application.audit import audit_log, audit_player
 from service.application.house import House
+from service.application.rebuild import rebuild_read_models
 from service.bootstrap import bootstrap
 from service.config import Config, ConfigError
 from service.http import context
@@ -39,8 +39,8 @@ from service.ops.redis_server import RedisServer, binary
 from service.ops.supervisor import Child, Supervisor, command
 from service.worker import jobs
 from service.worker.backoff import Backoff
-from service.worker.runner import release_paced, running_here, sweep_every, work_until_stopped
-from service.worker.scheduler import QUEUES
+from service.worker.runner import Worker, release_paced, running_here, sweep_every, work_until_stopped
+from service.worker.scheduler import QUEUES, Scheduler
 
 
 @click.group()
@@ -136,16 +136,20 @@ def worker(burst: bool, check: bool) -> None:
     logs.configure(logging.INFO)  # one JSON line per job (service/worker/jobs.py)
     logging.getLogger("rq").setLevel(logging.WARNING)  # RQ's own lines per job would repeat ours
     services = bootstrap(config, client, queue_client)
-    jobs.use(House(services, config.stall_s))
+    scheduler = services.jobs
+    assert isinstance(scheduler, Scheduler)
+    workshop = jobs.Workshop(House(services, config.stall_s), scheduler)
     if config.worker_metrics_port:
         prometheus_client.start_http_server(config.worker_metrics_port)
     if burst:
         queues = [Queue(name, connection=queue_client) for name in QUEUES]
-        SimpleWorker(queues, connection=queue_client).work(with_scheduler=True, burst=True, logging_level="WARNING")
+        Worker(queues, connection=queue_client, workshop=workshop).work(
+            with_scheduler=True, burst=True, logging_level="WARNING"
+        )
         return
     threading.Thread(target=sweep_every, args=(queue_client, config.sweep_s), daemon=True).start()
-    threading.Thread(target=release_paced, args=(services.scheduler,), daemon=True).start()
-    work_until_stopped(queue_client)
+    threading.Thread(target=release_paced, args=(scheduler,), daemon=True).start()
+    work_until_stopped(queue_client, workshop)
 
 
 @main.command()
@@ -193,11 +197,8 @@ def projections() -> None:
 
 @projections.command("rebuild")
 def rebuild() -> None:
-    """Drop every read model and rebuild it from the event streams; rewrite each player from its own log."""
-    services = bootstrap(client=connect())
-    assert services.projections is not None and services.players is not None
-    count = services.projections.rebuild()
-    rewrite_players(services.players)
+    """Drop every read model and rebuild it from the event streams."""
+    count = rebuild_read_models(bootstrap(client=connect()))
     click.echo(f"rebuilt the read models of {count} games")
 
 
@@ -208,7 +209,7 @@ def rebuild() -> None:
 def audit(game_id: str | None, log_file: BinaryIO | None, player_id: str | None) -> None:
     """Replay a game's log through the rules and check it; exit 1 if any check fails."""
     if player_id is not None:
-        store = RedisPlayerStore(connect())
+        store = bootstrap(client=connect()).players
         report = audit_player(player_id, store.log(player_id), store.get(player_id)).as_dict()
     elif log_file is not None:
         envelopes = [envelope_decode(line) for line in log_file if line.strip()]

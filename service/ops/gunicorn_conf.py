@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from service.observability.logs import GUNICORN
-from service.ops.supervisor import alive
+from service.observability.processes import alive
 
 if TYPE_CHECKING:  # gunicorn loads this module before it patches sockets for gevent: nothing here imports redis
     from service.config import Config
@@ -54,9 +54,9 @@ def on_starting(server: Any) -> None:
 def post_worker_init(worker: Any) -> None:
     """Live feeds look at `worker.alive` while they wait: on SIGTERM they end, well within the graceful timeout,
     instead of holding the worker until it is killed (clients reconnect elsewhere with Last-Event-ID)."""
-    from service.http import live
+    from service.http import context
 
-    live.serve_while(lambda: bool(worker.alive))
+    context.serve_while(worker.wsgi, lambda: bool(worker.alive))
 
 
 def child_exit(server: Any, worker: Any) -> None:

@@ -47,17 +47,6 @@ def describe(status: int) -> str:
     return f"killed by {signal.Signals(-status).name}" if status < 0 else f"exit status {status}"
 
 
-def alive(pid: int) -> bool:
-    """Whether a process of this id exists."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # someone else's: it exists
-    return True
-
-
 def kill_group(process: subprocess.Popen[bytes]) -> None:
     """Kill what is left of a child's process group: what it started and left behind."""
     with contextlib.suppress(ProcessLookupError, PermissionError):

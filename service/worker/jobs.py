@@ -1,4 +1,5 @@
-"""RQ jobs: JSON-able arguments, one use case each. The worker process sets up the house once.
+"""RQ jobs: JSON-able arguments, one use case of the house each. RQ calls them by name; they act through the house
+of the worker that runs them (`Workshop`, set around each job by service/worker/runner.py).
 
 Each job leaves one JSON log line at INFO (its id, the id of the request it came from, its game, outcome and
 duration) and its count in the metrics."""
@@ -9,36 +10,50 @@ import contextlib
 import functools
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import redis
 from rq import get_current_job
 
-from service.application.house import House
-from service.bootstrap import bootstrap
-from service.config import Config
+from service.application.house import Done, House, Outcome
 from service.observability import logs, metrics
+from service.worker.scheduler import Scheduler
 
 log = logging.getLogger("syndicate.jobs")
-
-_house: House | None = None
 
 R = TypeVar("R")
 
 
-def use(house: House) -> None:
-    """Make the jobs of this process act through `house`."""
-    global _house
-    _house = house
+@dataclass(frozen=True)
+class Workshop:
+    """What a worker's jobs work with: the house (over the worker's services), and the queue's scheduler."""
+
+    house: House
+    scheduler: Scheduler
 
 
-def house() -> House:
-    if _house is None:
-        config = Config()
-        use(House(bootstrap(config), config.stall_s))
-    assert _house is not None
-    return _house
+working: ContextVar[Workshop] = ContextVar("working")
+"""The workshop of the worker running the current job."""
+
+
+@contextlib.contextmanager
+def at(workshop: Workshop) -> Iterator[None]:
+    """Run jobs with this workshop (the worker does, around each job)."""
+    token = working.set(workshop)
+    try:
+        yield
+    finally:
+        working.reset(token)
+
+
+def workshop() -> Workshop:
+    try:
+        return working.get()
+    except LookupError:
+        raise RuntimeError("a job runs in a worker that gives it its workshop (service/worker/runner.py)") from None
 
 
 def logged(job: Callable[..., R]) -> Callable[..., R]:
@@ -73,42 +88,39 @@ def logged(job: Callable[..., R]) -> Callable[..., R]:
 
 def counted(at: float) -> None:
     """Count the job among those done: admission control weighs the queue against the workers' pace."""
-    scheduler = house().services.scheduler
-    if scheduler is not None:
-        with contextlib.suppress(redis.RedisError):  # a count lost is a pace a little underestimated
-            scheduler.job_done(at)
+    with contextlib.suppress(redis.RedisError):  # a count lost is a pace a little underestimated
+        workshop().scheduler.job_done(at)
 
 
 def starting(kind: str, game_id: str) -> None:
     """This job of the game's runs: a need that arises from now on gets a job of its own."""
-    current, scheduler = get_current_job(), house().services.scheduler
-    if current is not None and scheduler is not None:
-        scheduler.started(kind, game_id, current.id)
+    current = get_current_job()
+    if current is not None:
+        workshop().scheduler.started(kind, game_id, current.id)
 
 
 @logged
-def bots_turn(game_id: str) -> str:
+def bots_turn(game_id: str) -> Done:
     starting("bot", game_id)
-    outcome = house().play_bots(game_id)
-    if outcome.startswith("played for"):
-        metrics.BOT_TURNS.inc(int(outcome.split()[2]))
-    return outcome
+    done = workshop().house.play_bots(game_id)
+    metrics.BOT_TURNS.inc(done.seats)
+    return done
 
 
 @logged
-def deadline(game_id: str, wait_since: int) -> str:
-    outcome = house().expire(game_id, wait_since)
-    if outcome not in ("moved on", "played for 0 seats", "not due"):
+def deadline(game_id: str, wait_since: int) -> Done:
+    done = workshop().house.expire(game_id, wait_since)
+    if done.outcome is Outcome.TIMED_OUT or done.seats:
         metrics.DEADLINES_FIRED.inc()
-    return outcome
+    return done
 
 
 @logged
-def tally(game_id: str) -> str:
+def tally(game_id: str) -> Done:
     starting("tally", game_id)
-    return house().tally(game_id)
+    return workshop().house.tally(game_id)
 
 
 @logged
 def sweep() -> int:
-    return house().sweep()
+    return workshop().house.sweep()

@@ -17,12 +17,16 @@ import socket
 import threading
 import time
 from types import FrameType
+from typing import Any
 
 import redis
 from rq import Queue, SimpleWorker
 from rq.exceptions import DuplicateJobError, StopRequested
+from rq.executions import Execution
+from rq.job import Job
 
-from service.ops.supervisor import alive
+from service.observability.processes import alive
+from service.worker import jobs
 from service.worker.backoff import Backoff
 from service.worker.scheduler import QUEUE, QUEUES, Scheduler
 
@@ -37,11 +41,20 @@ stopping = threading.Event()
 
 
 class Worker(SimpleWorker):
-    """RQ's in-process worker, whose stop request outlives its own loop and works with Redis away."""
+    """RQ's in-process worker, which runs each job with its workshop (the house it acts through), and whose stop
+    request outlives its own loop and works with Redis away."""
 
     max_connection_wait_time = Backoff.cap
     """While it waits for a job, RQ rides out an outage itself, its retries doubling to this (RQ's own cap is a
     minute: a worker would sit idle up to a minute after Redis came back)."""
+
+    def __init__(self, *args: Any, workshop: jobs.Workshop, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.workshop = workshop
+
+    def perform_job(self, job: Job, queue: Queue, execution: Execution) -> bool:
+        with jobs.at(self.workshop):
+            return bool(super().perform_job(job, queue, execution))
 
     def request_stop(self, signum: int, frame: FrameType | None) -> None:
         stopping.set()
@@ -61,7 +74,7 @@ def handle_stop_signals() -> None:
     signal.signal(signal.SIGTERM, on_stop_signal)
 
 
-def work_until_stopped(client: redis.Redis, backoff: Backoff | None = None) -> None:
+def work_until_stopped(client: redis.Redis, workshop: jobs.Workshop, backoff: Backoff | None = None) -> None:
     """Run RQ's loop (with the scheduler) again and again, until SIGINT or SIGTERM."""
     backoff = backoff or Backoff()
     handle_stop_signals()
@@ -69,7 +82,7 @@ def work_until_stopped(client: redis.Redis, backoff: Backoff | None = None) -> N
         started = time.monotonic()
         try:
             queues = [Queue(name, connection=client) for name in QUEUES]  # in order: people's games first
-            worker = Worker(queues, connection=client, maintenance_interval=MAINTENANCE_S)
+            worker = Worker(queues, connection=client, maintenance_interval=MAINTENANCE_S, workshop=workshop)
             worker.work(with_scheduler=True, logging_level="WARNING")
             reason = "RQ's loop ended"
         except (redis.ConnectionError, redis.TimeoutError) as error:
@@ -123,7 +136,7 @@ def running_here(client: redis.Redis) -> bool:
     """Whether a worker of this host is registered with Redis and its process lives: a container's health check
     (`syndicate worker --check`). False while Redis is away: the worker cannot work then either."""
     try:
-        workers = Worker.all(connection=client)
+        workers = SimpleWorker.all(connection=client)  # whatever class registered them
     except redis.RedisError:
         return False
     return any(w.hostname == socket.gethostname() and w.pid and alive(w.pid) for w in workers)

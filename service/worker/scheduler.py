@@ -20,7 +20,7 @@ import math
 import secrets
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 from datetime import UTC, datetime
 from typing import Any
@@ -98,9 +98,12 @@ class Scheduler:
         self._next_deadline = client.register_script(_NEXT_DEADLINE)
         self._due = client.register_script(_DUE)
 
-    def after_save(self, decision: Decision) -> None:
+    def follow(self, decision: Decision) -> None:
         """Enqueue what a saved decision leaves the game needing."""
         self.after(decision.after.ruleset, decision.after.table, decision.expected_version)
+
+    def playing(self, game_id: str) -> AbstractContextManager[None]:
+        return playing_for(game_id)
 
     def after(self, ruleset: Any, table: Table[Any], previous_version: int) -> None:
         """Enqueue the jobs the table needs now that it moved on from `previous_version`."""
@@ -212,7 +215,8 @@ class Scheduler:
     def alive(self, job_id: str) -> bool:
         """Whether the job is still to run, or running on a worker that lives (not lost, failed or done). A job
         "started" longer ago than a job of ours ever runs was on a worker that died; one scheduled for long ago waits
-        on a scheduler that died: both are lost."""
+        on a scheduler that died; one "queued" but out of its queue was taken by a worker that died before starting it
+        (RQ's maintenance finds it a minute or two later): all are lost."""
         if self.redis.zscore(keys.paced_turns(), job_id) is not None:
             return True  # held back for its pace: a worker queues it when due (one that is late does, later)
         try:
@@ -223,10 +227,28 @@ class Scheduler:
         if status is JobStatus.STARTED:
             beat = job.last_heartbeat or job.started_at
             return beat is not None and (now - beat.replace(tzinfo=UTC)).total_seconds() < RUNS_AT_MOST_S
+        if status is JobStatus.QUEUED:  # and in its queue: one a worker took and died before starting is lost
+            return self.redis.lpos(Queue(job.origin, connection=self.redis).key, job_id) is not None
         if status is JobStatus.SCHEDULED:  # due long ago: the queue's scheduler is down (RQ restarts it in a while)
             due: Any = self.redis.zscore(ScheduledJobRegistry(job.origin, connection=self.redis).key, job_id)
             return due is not None and now.timestamp() - due < RUNS_AT_MOST_S
         return status in WAITING
+
+    def ping(self) -> None:
+        self.redis.ping()
+
+    def counts(self) -> dict[tuple[str, str], int]:
+        """Each queue's jobs by state (queued, scheduled, started, failed), as RQ keeps them."""
+        return {
+            (queue.name, state): count
+            for queue in (self.queue, self.bot_queue)
+            for state, count in (
+                ("queued", queue.count),
+                ("scheduled", queue.scheduled_job_registry.count),
+                ("started", queue.started_job_registry.count),
+                ("failed", queue.failed_job_registry.count),
+            )
+        }
 
     def depth(self, all_bot_game: bool) -> int:
         """How many jobs a new game's first would wait behind: the first queue's; for an all-bot game, the second's

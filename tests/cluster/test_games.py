@@ -12,6 +12,7 @@ import requests
 from redis.cluster import RedisCluster
 
 from events import keys
+from projections.views import VIEWS
 from service.bootstrap import bootstrap
 from service.config import Config
 from service.ops.cluster import LocalCluster, deployment_env
@@ -93,7 +94,7 @@ def test_games_spread_over_every_master_and_each_game_keeps_to_one(
         node = cluster_client.get_node_from_key(keys.events(game_id))
         assert game_id in held[int(node.port)]
         own = cluster_client.get_redis_connection(node)  # that master alone: no redirection
-        assert own.exists(keys.snapshot(game_id), keys.tokens(game_id), keys.views(game_id)) == 3
+        assert own.exists(keys.snapshot(game_id), keys.tokens(game_id), VIEWS.key(game_id)) == 3
 
 
 def test_a_live_feed_follows_a_game_on_the_cluster(

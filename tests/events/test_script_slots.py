@@ -12,17 +12,18 @@ from typing import Any
 import pytest
 import redis
 from redis.crc import key_slot
-from rq import Queue, SimpleWorker
+from rq import Queue
 
 from events import keys, player_store, store
-from projections import lobby, ratings
-from projections import players as player_feeds
+from projections import lobby, notices, ratings
 from service.application.house import House
+from service.application.rebuild import rebuild_read_models
 from service.bootstrap import bootstrap
 from service.config import Config
 from service.http.app import create_app
 from service.ops.redis_server import RedisServer
 from service.worker import jobs, scheduler
+from service.worker.runner import Worker
 from service.worker.scheduler import QUEUES
 from tests.client import ApiClient
 from tests.players.helpers import bearer, create, play_first_legal
@@ -30,14 +31,14 @@ from tests.players.helpers import bearer, create, play_first_legal
 SCRIPTS = {
     "load": store._LOAD,
     "commit": store._COMMIT,
-    "write_views": store._WRITE_VIEWS,
-    "view": store._VIEW,
+    "write_documents": store._WRITE_DOCUMENTS,
+    "current_field": store._CURRENT_FIELD,
     "lobby": lobby._WRITE,
     "quick_match_release": lobby._RELEASE,
     "ratings": ratings._COUNT,
     "player_commit": player_store._COMMIT,
     "player_claim": player_store._CLAIM,
-    "player_tell": player_feeds._TELL,
+    "player_tell": notices._TELL,
     "pending_claim": scheduler._CLAIM,
     "pending_clear": scheduler._CLEAR,
     "next_deadline": scheduler._NEXT_DEADLINE,
@@ -68,9 +69,9 @@ def recorder(redis_server: RedisServer, redis_client: redis.Redis) -> ScriptReco
     return client
 
 
-def drain(client: redis.Redis) -> None:
+def drain(client: redis.Redis, workshop: jobs.Workshop) -> None:
     queues = [Queue(name, connection=client) for name in QUEUES]
-    worker = SimpleWorker(queues, connection=client)
+    worker = Worker(queues, connection=client, workshop=workshop)
     while (found := Queue.dequeue_any(queues, None, connection=client)) is not None:
         worker.execute_job(*found)
 
@@ -78,7 +79,8 @@ def drain(client: redis.Redis) -> None:
 def test_every_script_call_of_whole_games_keeps_to_one_slot(config: Config, recorder: ScriptRecorder) -> None:
     services = bootstrap(config, client=recorder)
     api = ApiClient(create_app(config, services, TESTING=True).test_client())
-    jobs.use(House(services, stall_s=0.5))
+    assert isinstance(services.jobs, scheduler.Scheduler)
+    workshop = jobs.Workshop(House(services, stall_s=0.5), services.jobs)
     games = [
         api.create(ruleset, seats=[{"bot": "smart"}, *[{"bot": "random"}] * (players - 1)])
         for ruleset, players in (("twelve-gangsters", 4), ("cash-n-guns", 5), ("mobsters", 3))
@@ -87,7 +89,6 @@ def test_every_script_call_of_whole_games_keeps_to_one_slot(config: Config, reco
     assert api.join(joined, "Bob").status_code == 201
     cat, dan = api.register("Cat"), api.register("Dan")
     # A registration that died before writing its player: its claims are taken over, with its marker's key.
-    assert services.players is not None
     assert services.players.claim_name("Eve", "0123456789abcdef") is player_store.Claim.MADE
     recorder.delete(keys.name_claim_pending("0123456789abcdef"))
     api.register("\u0395ve")  # a Greek capital Epsilon
@@ -96,18 +97,16 @@ def test_every_script_call_of_whole_games_keeps_to_one_slot(config: Config, reco
     body = {"ruleset": "mobsters", "seats": 2}
     for token in (cat, dan):
         assert api.http.post("/v1/quick-match", json=body, headers=bearer(token)).status_code in (200, 201)
-    drain(recorder)
+    drain(recorder, workshop)
     while play_first_legal(api, rated, cat):
-        drain(recorder)
+        drain(recorder, workshop)
     assert api.result(rated).json["tallied"]
     for table in games:
         api.game(table)
         assert api.result(table).json["tallied"]
     for seat in (None, 0, 1):
         api.game(joined, seat)
-    assert services.projections is not None
-    services.projections.rebuild()
-    player_store.rewrite_players(services.players)
+    rebuild_read_models(services)
 
     assert {name for name, _, _ in recorder.calls} == set(SCRIPTS) - NOT_IN_THESE_GAMES
     for name, given, _ in recorder.calls:

@@ -67,11 +67,11 @@ def test_redis_keeps_a_game_in_a_stream_whose_ids_are_the_versions(redis_client:
 def test_a_stale_commit_is_refused_and_changes_nothing(store: EventStore) -> None:
     store.commit(commit([envelope(1)], 0, b"one"))
     with pytest.raises(StaleVersionError) as refused:
-        store.commit(commit([envelope(1)], 0, b"two", views={"spectator": b"{}"}))
+        store.commit(commit([envelope(1)], 0, b"two", documents={VIEWS: {"spectator": b"{}"}}))
     assert refused.value.actual == 1
     assert len(store.read("g")) == 1
     assert store.load("g").snapshot == b"one"
-    assert store.stored_views("g") == (0, 0, {})
+    assert store.fields(VIEWS) == (0, 0, {})
 
 
 def test_of_many_racing_commits_on_one_version_exactly_one_lands(make_store: Callable[[], EventStore]) -> None:
@@ -116,26 +116,42 @@ def test_a_reused_idempotency_key_returns_the_first_answer_and_commits_nothing(s
     assert len(store.read("g")) == 1
 
 
-def test_the_views_and_result_stored_with_a_commit_are_read_while_current(store: EventStore) -> None:
-    store.commit(commit([envelope(1)], 0, views={"spectator": b"s1", "0": b"seat0"}))
-    assert store.view("g", "0", 3) == b"seat0"
-    assert store.view("g", "0", 2) is None  # another format: to be rebuilt
-    assert store.result("g") is None
-    store.commit(commit([envelope(2)], 1, views={"spectator": b"s2"}, result=b"r"))
-    assert store.view("g", "spectator", 3) == b"s2" and store.view("g", "0", 3) is None
-    assert store.result("g") == b"r"
-    assert store.stored_views("g") == (2, 3, {"spectator": b"s2"})
+VIEWS, RESULT = "syndicate:game:{g}:views", "syndicate:game:{g}:result"
+"""Two documents of the game: one of fields, one a value."""
 
 
-def test_views_written_behind_the_log_are_not_served_and_never_move_back(store: EventStore) -> None:
+def test_the_documents_stored_with_a_commit_are_read_while_current(store: EventStore) -> None:
+    store.commit(commit([envelope(1)], 0, documents={VIEWS: {"spectator": b"s1", "0": b"seat0"}}))
+    assert store.current_field("g", VIEWS, "0", 3) == b"seat0"
+    assert store.current_field("g", VIEWS, "0", 2) is None  # another format: to be rebuilt
+    assert store.value(RESULT) is None
+    store.commit(commit([envelope(2)], 1, documents={VIEWS: {"spectator": b"s2"}, RESULT: b"r"}))
+    assert store.current_field("g", VIEWS, "spectator", 3) == b"s2"
+    assert store.current_field("g", VIEWS, "0", 3) is None
+    assert store.value(RESULT) == b"r"
+    assert store.fields(VIEWS) == (2, 3, {"spectator": b"s2"})
+
+
+def test_documents_written_behind_the_log_are_not_served_and_never_move_back(store: EventStore) -> None:
     store.commit(commit([envelope(1), envelope(2)], 0))
-    store.write_views("g", 1, 3, {"spectator": b"old"}, None)
-    assert store.view("g", "spectator", 3) is None  # behind the log
-    store.write_views("g", 2, 3, {"spectator": b"new"}, b"r")
-    store.write_views("g", 1, 3, {"spectator": b"old"}, None)  # late: changes nothing
-    assert store.view("g", "spectator", 3) == b"new" and store.result("g") == b"r"
-    store.write_views("g", 2, 4, {"spectator": b"other"}, None)  # another format replaces it
-    assert store.stored_views("g") == (2, 4, {"spectator": b"other"})
+    store.write_documents("g", 1, 3, {VIEWS: {"spectator": b"old"}})
+    assert store.current_field("g", VIEWS, "spectator", 3) is None  # behind the log
+    store.write_documents("g", 2, 3, {VIEWS: {"spectator": b"new"}, RESULT: b"r"})
+    store.write_documents("g", 1, 3, {VIEWS: {"spectator": b"old"}, RESULT: b"old"})  # late: changes nothing
+    assert store.current_field("g", VIEWS, "spectator", 3) == b"new" and store.value(RESULT) == b"r"
+    store.write_documents("g", 2, 4, {VIEWS: {"spectator": b"other"}})  # another format replaces it
+    assert store.fields(VIEWS) == (2, 4, {"spectator": b"other"})
+
+
+def test_a_value_is_written_again_beside_fields_of_the_same_version(store: EventStore) -> None:
+    # A rebuild drops the views, then the results: a commit between the two leaves the views current and the
+    # result gone, and the catch-up at the same version writes the result back.
+    store.commit(commit([envelope(1)], 0, documents={VIEWS: {"spectator": b"s"}, RESULT: b"r"}))
+    store.drop_documents(["syndicate:game:{*}:result"])
+    assert store.value(RESULT) is None
+    store.write_documents("g", 1, 3, {VIEWS: {"spectator": b"s"}, RESULT: b"r"})
+    assert store.value(RESULT) == b"r"
+    assert store.drop_documents(["syndicate:game:{*}:views", "syndicate:game:{*}:result"]) == 2
 
 
 def test_waiting_for_events_returns_what_lands(make_store: Callable[[], EventStore]) -> None:

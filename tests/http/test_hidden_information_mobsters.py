@@ -16,9 +16,8 @@ from games import table as tables
 from games.commands import CreateGame
 from games.mobsters import RULESET
 from games.mobsters.cards import CARDS, DECK, Kind
-from service.application import tokens
+from service.application.execute import save
 from service.application.house import House
-from service.application.play import save
 from service.application.services import Services
 from tests.client import ApiClient, Table, assert_problem
 from tests.games.helpers import given
@@ -50,9 +49,8 @@ def stacked_game(services: Services, seats: int, dealt_a_mobster: bool, options:
     options = {"first_player": 0, **(options or {})}
     opening = tables.create(RULESET, game_id, seat_list, options, 7, "", services.clock())[:2]
     start = RULESET.start(given(RULESET, opening).rules, Dice(deck=deck(seats, dealt_a_mobster)))
-    handed = {i: tokens.new_token() for i in range(seats)}
-    save(services, seal(RULESET, None, [*opening, *start], CreateGame(), None, services.clock()), handed)
-    return Table(game_id, handed)
+    acted = save(services, seal(RULESET, None, [*opening, *start], CreateGame(), None, services.clock()))
+    return Table(game_id, dict(acted.handed))
 
 
 def seen(api: ApiClient, table: Table, viewer: int | None) -> dict[str, Any]:
@@ -162,7 +160,7 @@ def test_a_deadline_makes_the_setup_decision_of_every_seat_still_awaited(
     api.send(table, 2, {"type": "keep_hand"})
 
     house.clock = lambda: time.time() + 120  # the minute is up
-    assert house.expire(table.id, wait) == "played for 2 seats"
+    assert str(house.expire(table.id, wait)) == "played for 2 seats"
 
     decided = [e for e in api.events(table, HIDER) if e["type"] == "mobsters.setup_decided"]
     assert [e["seat"] for e in decided] == [2, 0, 1]

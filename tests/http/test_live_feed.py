@@ -84,7 +84,7 @@ def test_the_feed_follows_the_game_announces_its_end_and_closes_after_the_tally(
     wait_until(lambda: any(m.get("event") == "game_finished" for m in received))
     time.sleep(0.3)
     assert listener.is_alive(), "the feed closed before the tally was sent"
-    assert house.tally(table.id) == "tallied"
+    assert str(house.tally(table.id)) == "tallied"
     listener.join(timeout=20)
     assert not listener.is_alive(), "the feed did not end after the tally"
     events = [m for m in received if "event" in m]

@@ -63,7 +63,9 @@ def test_a_refused_move_counts_as_a_refusal_by_code_and_not_as_a_move(api: ApiCl
     assert metric(api, "syndicate_moves_total", ruleset="twelve-gangsters", by="player") == moves
 
 
-def test_bot_turns_and_deadlines_fired_are_counted_by_the_jobs(api: ApiClient, house: House, drain) -> None:
+def test_bot_turns_and_deadlines_fired_are_counted_by_the_jobs(
+    api: ApiClient, house: House, workshop: jobs.Workshop, drain
+) -> None:
     bots = {"ruleset": "twelve-gangsters", "by": "bot"}
     turns, bot_moves = metric(api, "syndicate_bot_turns_total"), metric(api, "syndicate_moves_total", **bots)
     api.create(seats=[{"bot": "random"}] * 3)
@@ -76,8 +78,9 @@ def test_bot_turns_and_deadlines_fired_are_counted_by_the_jobs(api: ApiClient, h
     table = api.create(players=3, options={"first_boss": 0, "move_deadline_s": 60})
     wait = api.game(table)["waiting_since"]
     house.clock = lambda: time.time() + 120  # the minute is up
-    assert jobs.deadline(table.id, wait) == "played for 3 seats"
-    assert jobs.deadline(table.id, wait) == "moved on"
+    with jobs.at(workshop):
+        assert str(jobs.deadline(table.id, wait)) == "played for 3 seats"
+        assert str(jobs.deadline(table.id, wait)) == "moved on"
     assert metric(api, "syndicate_deadlines_fired_total") == fired + 1
 
 
@@ -158,7 +161,7 @@ def test_the_forwarded_client_is_the_one_logged(config: Config, caplog: pytest.L
 
 def test_not_ready_while_the_job_queues_redis_is_away(config: Config, services: Services) -> None:
     dead = redis.Redis.from_url(f"redis://127.0.0.1:{free_port()}/0", socket_timeout=1)
-    app = create_app(config, dataclasses.replace(services, scheduler=Scheduler(dead)), TESTING=True)
+    app = create_app(config, dataclasses.replace(services, jobs=Scheduler(dead)), TESTING=True)
     http = app.test_client()
     assert_problem(http.get("/readyz"), 503, "unavailable")
     assert http.get("/livez").status_code == 200

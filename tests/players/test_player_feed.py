@@ -83,10 +83,10 @@ def test_a_feed_needs_a_player_and_a_well_formed_id(api: ApiClient) -> None:
 
 
 def test_a_notice_told_twice_is_kept_once(api: ApiClient, redis_client) -> None:
-    from events import keys
+    from projections.notices import sent_key
     from service.http import context
 
-    projection = context.services_of(api.http.application).projections.players
+    projection = context.services_of(api.http.application).projections.feeds
     notice = ("p0", "g:1:seated", {"type": "seated", "game_id": "g"})
     projection.tell([notice], "2026-12-01T00:00:00.000Z")
     projection.tell([notice, ("p0", "g:2:game_started", {"type": "game_started"})], "2026-12-01T00:00:01.000Z")
@@ -94,18 +94,18 @@ def test_a_notice_told_twice_is_kept_once(api: ApiClient, redis_client) -> None:
         "seated",
         "game_started",
     ]
-    assert redis_client.zcard(keys.player_feed_sent("p0")) == 2
+    assert redis_client.zcard(sent_key("p0")) == 2
 
 
 def test_a_players_feed_ends_when_the_server_stops(redis_client, monkeypatch) -> None:
     # A stopping gunicorn worker must not wait out a feed: the client resumes elsewhere with Last-Event-ID.
-    from projections.players import PlayerProjection
+    from projections.notices import RedisNotices
     from service.http import live
     from service.http.player_live import PlayerFeed
 
     serving = iter([True, False])
-    monkeypatch.setattr(live, "serving", lambda: next(serving, False))
-    messages = list(PlayerFeed(PlayerProjection(redis_client), "0123456789abcdef", "0").messages())
+    feed = PlayerFeed(RedisNotices(redis_client), "0123456789abcdef", "0", serving=lambda: next(serving, False))
+    messages = list(feed.messages())
     assert messages == [live.OPEN]  # one look (nothing landed), then the end: no bare `retry:` block
 
 
@@ -128,12 +128,12 @@ def test_retry_rides_on_the_first_notice_never_alone(api: ApiClient) -> None:
 
 
 def test_retry_waits_for_the_first_notice_when_a_keep_alive_comes_first(redis_client, monkeypatch) -> None:
-    from projections.players import PlayerProjection
+    from projections.notices import RedisNotices
     from service.http import live
     from service.http.player_live import PlayerFeed
 
     monkeypatch.setattr(live, "KEEPALIVE_S", 0.2)
-    projection = PlayerProjection(redis_client)
+    projection = RedisNotices(redis_client)
     feed = PlayerFeed(projection, "p0", "0").messages()
     assert next(feed) == live.OPEN
     assert next(feed) == live.KEEP_ALIVE

@@ -10,11 +10,24 @@ import msgspec
 import pytest
 import redis
 
+import projections
 from events import keys
 from games.registry import RULESETS
 from games.selfplay import play_out
 from games.table import Seat
-from projections.ratings import RatedSeat, Ratings, Standing, fold, rate, standing_of
+from projections.ratings import (
+    RatedSeat,
+    RedisRatings,
+    Standing,
+    board_key,
+    fold,
+    games_key,
+    order_key,
+    rate,
+    ratings_key,
+    standing_of,
+)
+from service.application.rebuild import rebuild_read_models
 from service.bootstrap import bootstrap
 from service.http import context
 from service.worker import jobs
@@ -105,16 +118,16 @@ def standings() -> list[Standing]:
 
 def raw(client: redis.Redis, ruleset: str) -> dict[str, Any]:
     found: dict[str, Any] = {
-        "ratings": client.hgetall(keys.ratings(ruleset)),
-        "games": client.hgetall(keys.rated_games(ruleset)),
-        "board": client.zrange(keys.rating_board(ruleset), 0, -1, withscores=True),
-        "order": client.get(keys.rating_order(ruleset)),
+        "ratings": client.hgetall(ratings_key(ruleset)),
+        "games": client.hgetall(games_key(ruleset)),
+        "board": client.zrange(board_key(ruleset), 0, -1, withscores=True),
+        "order": client.get(order_key(ruleset)),
     }
     return found
 
 
 def test_ratings_are_the_same_whatever_order_the_tallies_are_counted_in(redis_client: redis.Redis) -> None:
-    ratings = Ratings(redis_client)
+    ratings = RedisRatings(redis_client)
     games = standings()
     for standing in games:
         ratings.count("r", standing)
@@ -131,7 +144,7 @@ def test_ratings_are_the_same_whatever_order_the_tallies_are_counted_in(redis_cl
 
 
 def test_a_game_counted_twice_is_counted_once(redis_client: redis.Redis) -> None:
-    ratings = Ratings(redis_client)
+    ratings = RedisRatings(redis_client)
     standing = standings()[0]
     assert len(ratings.count("r", standing)) == 2
     once = raw(redis_client, "r")
@@ -158,7 +171,7 @@ def play_rated_games(api: ApiClient, drain: Callable[[], None]) -> list[str]:
 
 def dump(client: redis.Redis) -> dict[bytes, Any]:
     """Every read model's raw bytes, with each player's state and the name claims."""
-    patterns = [*keys.READ_MODEL_PATTERNS, "syndicate:player:{*}:state", keys.player_names(), keys.player_skeletons()]
+    patterns = [*projections.patterns(), "syndicate:player:{*}:state", keys.player_names(), keys.player_skeletons()]
     found: dict[bytes, Any] = {}
     for pattern in patterns:
         for key in client.scan_iter(match=pattern):
@@ -182,7 +195,7 @@ def test_rebuilt_ratings_and_players_equal_the_live_ones_byte_for_byte(
     live = dump(redis_client)
     assert any(b"{ratings:cash-n-guns}" in k for k in live) and any(b"{ratings:twelve-gangsters}" in k for k in live)
     assert any(k.endswith(b":games") and k.startswith(b"syndicate:player:") for k in live)
-    assert bootstrap(client=redis_client).projections.rebuild() == 4
+    assert rebuild_read_models(bootstrap(client=redis_client)) == 4
     assert dump(redis_client) == live
     board = api.http.get("/v1/leaderboard?ruleset=twelve-gangsters&page_size=2")
     assert [r["rank"] for r in board.json["players"]] == [1, 2] and '"total": 3' in board.headers["X-Pagination"]
@@ -196,13 +209,16 @@ def test_rebuilt_ratings_and_players_equal_the_live_ones_byte_for_byte(
     assert unknown.json["title"] == "No such ruleset"  # nothing was being created
 
 
-def test_the_tally_job_run_twice_changes_no_rating(api: ApiClient, redis_client: redis.Redis, drain) -> None:
+def test_the_tally_job_run_twice_changes_no_rating(
+    api: ApiClient, redis_client: redis.Redis, workshop: jobs.Workshop, drain
+) -> None:
     play_rated_games(api, drain)
     services = context.services_of(api.http.application)
     before = dump(redis_client)
     for game_id in services.projections.lobby.active() + [e["game_id"] for e in api.http.get("/v1/games").json]:
         services.projections.catch_up(services.repository.get(game_id))
-        jobs.tally(game_id)
+        with jobs.at(workshop):
+            jobs.tally(game_id)
     assert dump(redis_client) == before
 
 
@@ -210,12 +226,12 @@ def test_games_counted_at_once_by_racing_tallies_are_each_counted_on_the_others(
     import threading
 
     games = standings()
-    threads = [threading.Thread(target=Ratings(redis_client).count, args=("r", s)) for s in games]
+    threads = [threading.Thread(target=RedisRatings(redis_client).count, args=("r", s)) for s in games]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
     raced = raw(redis_client, "r")
     redis_client.flushdb()
-    Ratings(redis_client).rebuild("r", games)
+    RedisRatings(redis_client).write("r", games)
     assert raw(redis_client, "r") == raced

@@ -8,7 +8,7 @@ from typing import Any
 
 import redis
 
-from events import keys
+import projections
 from service.application.queries import version_of  # noqa: F401  (re-exported for tests)
 from tests.client import ApiClient, Table
 
@@ -19,7 +19,7 @@ SHARED_VICTORY_CARDS = (1, 3, 5, 12, 10, 8, 2, 4, 6, 11, 9, 7)
 
 def read_models(client: redis.Redis) -> dict[str, Any]:
     found: dict[str, Any] = {}
-    for pattern in keys.READ_MODEL_PATTERNS:
+    for pattern in projections.patterns():
         for key in client.scan_iter(match=pattern):
             kind = client.type(key).decode()
             if kind == "string":

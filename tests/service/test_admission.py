@@ -17,9 +17,9 @@ from events import keys
 from service.application.house import House
 from service.bootstrap import bootstrap
 from service.config import Config
+from service.http import context
 from service.http.app import create_app
-from service.worker import jobs
-from service.worker.scheduler import BOT_QUEUE, QUEUE, QUEUES
+from service.worker.scheduler import BOT_QUEUE, QUEUE, QUEUES, Scheduler
 from tests.client import ApiClient, assert_problem
 from tests.players.helpers import bearer, create
 
@@ -37,7 +37,6 @@ def limited(config: Config) -> Callable[..., ApiClient]:
     def make(**limits: object) -> ApiClient:
         tight = dataclasses.replace(config, **limits)
         services = bootstrap(tight)
-        jobs.use(House(services, stall_s=0.5))
         return ApiClient(create_app(tight, services, TESTING=True).test_client())
 
     return make
@@ -47,8 +46,8 @@ def test_a_game_has_one_bots_turn_pending_however_often_it_is_asked_for(
     api: ApiClient, house: House, redis_client: redis.Redis
 ) -> None:
     table = api.create(seats=BOTS)
-    scheduler = house.services.scheduler
-    assert scheduler is not None
+    scheduler = house.services.jobs
+    assert isinstance(scheduler, Scheduler)
     game = house.repository.get(table.id)
     for _ in range(50):  # every save of a busy game asks again, and so does the sweep
         scheduler.after(game.ruleset, game.table, game.version - 1)
@@ -102,12 +101,12 @@ def test_an_all_bot_game_sets_no_deadline_jobs(api: ApiClient, redis_client: red
 def test_an_all_bot_games_next_turn_waits_for_its_pace(limited: Callable[..., ApiClient], redis_client) -> None:
     api = limited(bot_pace_s=5)
     table = api.create(seats=BOTS)
-    house = jobs.house()
-    assert house.play_bots(table.id) == "played for 3 seats"
+    house = House(context.services_of(api.http.application), stall_s=0.5)
+    assert str(house.play_bots(table.id)) == "played for 3 seats"
     [(paced, due)] = redis_client.zrange(keys.paced_turns(), 0, -1, withscores=True)
     assert paced.decode().startswith(f"bot-{table.id}-") and queued(redis_client, BOT_QUEUE)[1:] == []
-    scheduler = house.services.scheduler
-    assert scheduler is not None
+    scheduler = house.services.jobs
+    assert isinstance(scheduler, Scheduler)
     assert scheduler.release_due(due - 1) == 0  # not yet
     assert scheduler.release_due(due) == 1
     assert queued(redis_client, BOT_QUEUE)[-1] == paced.decode()

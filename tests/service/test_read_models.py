@@ -3,7 +3,8 @@ import threading
 
 import redis
 
-from events import keys
+from projections.results import RESULTS
+from projections.views import VIEWS
 from service.bootstrap import bootstrap
 from tests.client import ApiClient
 from tests.service.read_models import play_corpus, play_randomly, play_shared_victory, read_models
@@ -54,7 +55,7 @@ def test_a_result_dropped_after_the_last_commit_comes_back_with_the_next_catch_u
     # views current and its result gone. Writing the read models at that same version must bring it back.
     table = play_shared_victory(api)
     services = bootstrap(client=redis_client)
-    result_key = keys.result(table.id)
+    result_key = RESULTS.key(table.id)
     expected = redis_client.get(result_key)
     assert expected is not None
     redis_client.delete(result_key)
@@ -91,13 +92,12 @@ def test_a_game_moves_from_waiting_to_in_progress_in_the_lobby(api: ApiClient) -
 
 
 def test_a_view_behind_the_log_is_brought_up_to_date_when_read(api: ApiClient, redis_client: redis.Redis) -> None:
-    from events import keys
 
     table = api.create(players=3, options={"first_boss": 0})
-    stale = redis_client.hgetall(keys.views(table.id))
+    stale = redis_client.hgetall(VIEWS.key(table.id))
     api.play(table, 0, 4)
-    redis_client.delete(keys.views(table.id))
-    redis_client.hset(keys.views(table.id), mapping=stale)  # as if the process died before projecting
+    redis_client.delete(VIEWS.key(table.id))
+    redis_client.hset(VIEWS.key(table.id), mapping=stale)  # as if the process died before projecting
     view = api.game(table, 0)
     assert view["version"] == api.game(table)["version"]
     assert view["you"]["chosen"] == 4

@@ -9,6 +9,7 @@ from rq import Queue
 from rq.registry import ScheduledJobRegistry
 
 from events import keys
+from projections.views import VIEWS
 from service.application.house import House
 from service.worker.scheduler import QUEUE
 from tests.client import ApiClient
@@ -69,7 +70,7 @@ def test_a_deadline_job_is_never_due_before_the_deadline_it_closes(api: ApiClien
 def test_a_deadline_job_that_runs_early_acts_only_once_the_deadline_has_passed(api: ApiClient, house: House) -> None:
     table = api.create(players=3, options={"first_boss": 0, "move_deadline_s": 1})
     game = api.game(table)
-    assert house.expire(table.id, game["waiting_since"]) == "played for 3 seats"
+    assert str(house.expire(table.id, game["waiting_since"])) == "played for 3 seats"
     due = datetime.fromisoformat(game["awaiting"][0]["deadline_at"])
     played = [e for e in api.events(table) if e["type"] == "twelve_gangsters.gangster_played"]
     assert len(played) == 3 and all(datetime.fromisoformat(e["at"]) >= due for e in played)
@@ -86,7 +87,7 @@ def test_a_snapshot_derived_by_other_rules_is_ignored_and_the_log_replayed(
     redis_client.hset(
         snapshot, mapping={"format": 1, "state": redis_client.hget(snapshot, "state").replace(b"5", b"4")}
     )
-    redis_client.delete(keys.views(table.id))
+    redis_client.delete(VIEWS.key(table.id))
     assert {seat: api.game(table, seat) for seat in (None, 0, 1)} == before
     assert api.play(table, 1, 6).status_code == 200
     assert redis_client.hget(snapshot, "format") != b"1"
@@ -96,6 +97,6 @@ def test_a_snapshot_derived_by_other_rules_is_ignored_and_the_log_replayed(
 def test_a_stored_view_of_another_format_is_rebuilt_when_read(api: ApiClient, redis_client: redis.Redis) -> None:
     table = api.create(players=3, options={"first_boss": 0})
     before = api.game(table, 0)
-    redis_client.hset(keys.views(table.id), mapping={"format": 1, "0": b'{"stale": true}'})
+    redis_client.hset(VIEWS.key(table.id), mapping={"format": 1, "0": b'{"stale": true}'})
     assert api.game(table, 0) == before
     assert api.http.get(f"/v1/games/{table.id}/audit").json["ok"]

@@ -15,11 +15,11 @@ from tests.web.conftest import SHOTS, create_game, settle
 
 
 def finished_game(live_url: str) -> str:
-    """A game of three bots, played to the end by the worker."""
+    """A game of three bots, played to the end by the worker, and tallied: its log is whole."""
     body = {"ruleset": "twelve-gangsters", "seats": [{"bot": "random"}, {"bot": "smart"}, {"bot": "random"}], "seed": 7}
     game_id = requests.post(f"{live_url}/v1/games", json=body, timeout=10).json()["game_id"]
     deadline = time.monotonic() + 60
-    while requests.get(f"{live_url}/v1/games/{game_id}", timeout=10).json()["status"] != "finished":
+    while not requests.get(f"{live_url}/v1/games/{game_id}/result", timeout=10).json().get("tallied"):
         assert time.monotonic() < deadline, "the bots did not finish the game"
         time.sleep(0.2)
     return game_id

@@ -14,13 +14,15 @@ import pytest
 import redis
 from rq import Queue
 
+from service.application.house import House
 from service.application.play import create_game
 from service.bootstrap import bootstrap
 from service.config import Config
 from service.http.app import create_app
 from service.ops.redis_server import RedisServer, free_port
+from service.worker import jobs
 from service.worker.runner import Worker
-from service.worker.scheduler import QUEUE
+from service.worker.scheduler import QUEUE, Scheduler
 from tests.client import ApiClient, Table
 from tests.waiting import wait_for
 from tests.workers.conftest import tallied
@@ -58,10 +60,9 @@ def test_a_worker_outlives_a_redis_restart_and_its_sweep_recovers_a_lost_bot_tur
     # the sweep can find it.
     client = redis.Redis.from_url(own_redis.url)
     everything = bootstrap(client=client)
-    assert everything.projections is not None
-    unscheduled = dataclasses.replace(everything, after_save=(everything.projections.after_save,))
-    saved, _ = create_game(unscheduled, "twelve-gangsters", [{"bot": "random"}] * 3, {}, 1)
-    lost = Table(saved.game.game_id)
+    unscheduled = dataclasses.replace(everything, followers=(everything.projections,))
+    created = create_game(unscheduled, "twelve-gangsters", [{"bot": "random"}] * 3, {}, 1)
+    lost = Table(created.game.game_id)
     wait_for(lambda: tallied(api, lost), timeout_s=30, what="the sweep to recover the lost bot turn")
     for table in busy:
         wait_for(lambda table=table: tallied(api, table), timeout_s=30, what="the games in play to finish")
@@ -77,7 +78,10 @@ def test_a_worker_waiting_out_an_outage_tries_redis_again_at_least_every_five_se
     own_redis: RedisServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     client = redis.Redis.from_url(own_redis.url, socket_connect_timeout=0.2)
-    worker = Worker([Queue(QUEUE, connection=client)], connection=client)
+    services = bootstrap(client=client)
+    assert isinstance(services.jobs, Scheduler)
+    workshop = jobs.Workshop(House(services), services.jobs)
+    worker = Worker([Queue(QUEUE, connection=client)], connection=client, workshop=workshop)
     assert own_redis.process is not None
     own_redis.process.send_signal(signal.SIGKILL)  # the outage begins while the worker waits for a job
     own_redis.process.wait(timeout=10)

@@ -9,10 +9,10 @@ from flask import Response, url_for
 from flask.views import MethodView
 from flask_smorest.pagination import PaginationParameters
 
-from projections.views import SPECTATOR_FIELD
-from service.application import play, queries, seating
+from service.application import callers, play, queries, seating
+from service.application.callers import Caller
 from service.application.errors import InvalidTokenError, VersionMismatchError
-from service.application.play import Caller, Saved
+from service.application.execute import Acted
 from service.http import hygiene, schemas
 from service.http.auth import bearer_token, holder_of
 from service.http.context import services
@@ -49,11 +49,11 @@ class GameCollection(MethodView):
     @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
     def post(self, body: dict[str, Any]) -> Any:
         """Create a game; anonymous human seats get their tokens, once; `{"player": "me"}` seats the caller"""
-        creator = play.account_of(services(), bearer_token())
-        saved, handed = play.create_game(
+        creator = callers.account_of(services(), bearer_token())
+        acted = play.create_game(
             services(), body["ruleset"], body["seats"], body["options"], body.get("seed"), creator, holder_of(creator)
         )
-        return created(saved, handed)
+        return created(acted)
 
 
 @blp.route("/<game_id>")
@@ -79,13 +79,12 @@ class JoinResource(MethodView):
     def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Take the first open seat, by name or as the player of a player token; the game starts when no seat
         is open"""
-        player = play.account_of(services(), bearer_token())
+        player = callers.account_of(services(), bearer_token())
         accepts = body["accept_public_randomness"]
-        saved, seat, token = play.join_game(
-            services(), game_id, body.get("name"), player, accepts, holder=holder_of(player)
-        )
-        answer = {"seat": seat, **({"token": token} if token else {}), "game": msgspec.Raw(saved.views[str(seat)])}
-        return json_answer(msgspec.json.encode(answer), 201, ETag=hygiene.etag(saved.game.version, seat))
+        acted, seat = play.join_game(services(), game_id, body.get("name"), player, accepts, holder=holder_of(player))
+        token = acted.handed.get(seat)
+        answer = {"seat": seat, **({"token": token} if token else {}), "game": msgspec.Raw(acted.view(seat))}
+        return json_answer(msgspec.json.encode(answer), 201, ETag=hygiene.etag(acted.game.version, seat))
 
 
 @blp.route("/<game_id>/moves")
@@ -107,8 +106,8 @@ class MoveResource(MethodView):
             raise InvalidTokenError("a move needs the seat token: 'Authorization: Bearer <token>'")
         if_match = parse_if_match(headers.get("if_match"))
         caller = Caller(token=token)
-        answer = play.make_move(services(), game_id, caller, body, if_match, headers.get("idempotency_key"))
-        return json_answer(answer, ETag=hygiene.etag(*queries.moved_by(answer)))
+        moved = play.make_move(services(), game_id, caller, body, if_match, headers.get("idempotency_key"))
+        return json_answer(moved.document, ETag=hygiene.etag(moved.version, moved.seat))
 
 
 @blp.route("/<game_id>/result")
@@ -124,17 +123,17 @@ class ResultResource(MethodView):
         return hygiene.unchanged(version) or json_answer(result, ETag=hygiene.etag(version))
 
 
-def created(saved: Saved, handed: dict[int, str]) -> Response:
+def created(acted: Acted) -> Response:
     """A new game as a spectator sees it, with the tokens of its anonymous seats."""
-    view = msgspec.json.decode(saved.views[SPECTATOR_FIELD])
-    view["tokens"] = [{"seat": seat, "token": token} for seat, token in sorted(handed.items())]
-    location = url_for("games.GameResource", game_id=saved.game.game_id)
-    return json_answer(msgspec.json.encode(view), 201, Location=location, ETag=hygiene.etag(saved.game.version))
+    view = msgspec.json.decode(acted.view(None))
+    view["tokens"] = [{"seat": seat, "token": token} for seat, token in sorted(acted.handed.items())]
+    location = url_for("games.GameResource", game_id=acted.game.game_id)
+    return json_answer(msgspec.json.encode(view), 201, Location=location, ETag=hygiene.etag(acted.game.version))
 
 
-def seat_answer(saved: Saved) -> Response:
+def seat_answer(acted: Acted) -> Response:
     """The game after a seat's own request, as the spectator sees it (the seat may hold no seat any more)."""
-    return json_answer(saved.views[SPECTATOR_FIELD], ETag=hygiene.etag(saved.game.version))
+    return json_answer(acted.view(None), ETag=hygiene.etag(acted.game.version))
 
 
 def lifecycle_route(path: str, operation_id: str, summary: str, act: Any) -> None:
@@ -172,8 +171,8 @@ class RematchResource(MethodView):
     def post(self, game_id: str) -> Any:
         """A new game with the same seats and options: players seated again, bots kept, once per game"""
         token = bearer_token()
-        player = play.player_of(services(), token)
-        return created(*seating.rematch_game(services(), game_id, token, holder_of(player)))
+        player = callers.player_of(services(), token)
+        return created(seating.rematch_game(services(), game_id, token, holder_of(player)))
 
 
 def parse_if_match(header: str | None) -> int | None:

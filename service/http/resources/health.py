@@ -25,7 +25,7 @@ METRICS_DOC = (
 
 def ping_redis() -> None:
     """Raise redis.ConnectionError (or TimeoutError) unless Redis answers."""
-    services().repository.store.ping()
+    services().repository.ping()
 
 
 @blp.route("/healthz")
@@ -59,9 +59,7 @@ class Ready(MethodView):
     def get(self) -> Any:
         """Ready when Redis and the job queue's Redis answer; else 503 `unavailable`, as every route needing Redis"""
         ping_redis()  # an error leaves as the same 503 problem every route gives without Redis
-        scheduler = services().scheduler
-        if scheduler is not None:
-            scheduler.queue.connection.ping()  # moves enqueue bots, deadlines and tallies there
+        services().jobs.ping()  # moves enqueue bots, deadlines and tallies there
         return {"status": "ok", "redis": "ok", "queue": "ok"}
 
 
@@ -76,6 +74,4 @@ class Metrics(MethodView):
     @blp.response(200)
     def get(self) -> Any:
         """Prometheus metrics, summed across the server's workers; not rate limited, answers without Redis"""
-        scheduler = services().scheduler
-        queues = (scheduler.queue, scheduler.bot_queue) if scheduler else ()
-        return Response(metrics.exposition(queues), content_type=metrics.CONTENT_TYPE)
+        return Response(metrics.exposition(services().jobs.counts), content_type=metrics.CONTENT_TYPE)

@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from flask import Response, request, stream_with_context, url_for
 from flask.views import MethodView
 
 from events.repository import Game
-from events.tickets import TICKET_TTL_S, TicketStore
-from service.application import accounts, queries
-from service.application.errors import InvalidTokenError
-from service.application.play import seat_holder, seat_of
+from events.tickets import TICKET_TTL_S
+from service.application import feeds, queries
 from service.http import hygiene, schemas
 from service.http.auth import bearer_token, redeemed
-from service.http.context import services
-from service.http.live import Feed, always, nothing_left
+from service.http.context import services, serving
+from service.http.live import Feed, nothing_left
 from service.http.openapi.document import EVENTS_DOC, LAST_EVENT_ID, SEAT, SEAT_OR_SPECTATOR, SSE_DOC, VERSION_TAG
 from service.http.parsing import Blueprint, header_integer
 
@@ -67,43 +64,19 @@ class EventStream(MethodView):
         # the feed closed must hear 204 to stop.
         if nothing_left(game, after):
             return Response(status=204)
-        seat, allowed = feed_seat(game, query.get("ticket"))
+        opened = feed_seat(game, query.get("ticket"))
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-        body = stream_with_context(Feed(services().repository.store, game, seat, after, allowed).messages())
+        body = stream_with_context(
+            Feed(services().repository, game, opened.seat, after, opened.allowed, serving()).messages()
+        )
         return Response(body, mimetype="text/event-stream", headers=headers)
 
 
-def tickets() -> TicketStore:
-    store = services().tickets
-    assert store is not None, "stream tickets are kept by the deployment"
-    return store
-
-
-def feed_seat(game: Game, ticket: str | None) -> tuple[int | None, Callable[[], bool]]:
-    """Whose feed it is: the seat of a ticket (once), of the bearer token, or nobody's (a spectator); and what
-    must hold for it to go on: the player token that opened it (or minted its ticket) still live."""
+def feed_seat(game: Game, ticket: str | None) -> feeds.Opened:
+    """Whose feed it is: the seat of a ticket (once), of the bearer token, or nobody's (a spectator)."""
     if ticket is None:
-        token = bearer_token()
-        seat = seat_of(services(), game, token)
-        if token is not None and accounts.is_player_token(token):
-            return seat, token_still_lives(token.split(".", 1)[0], accounts.token_id_of(token))
-        return seat, always
-
-    def redeem(ticket: str) -> tuple[int, Callable[[], bool]] | None:
-        found = tickets().redeem(game.game_id, ticket)
-        # A ticket of a seat that changed hands since, or minted with a token revoked since, opens nothing.
-        if found is None or seat_holder(game, found.seat) != found.holder:
-            return None
-        if not found.token_id:
-            return found.seat, always
-        allowed = token_still_lives(found.holder.removeprefix("player:"), found.token_id)
-        return (found.seat, allowed) if allowed() else None
-
-    return redeemed(ticket, redeem)
-
-
-def token_still_lives(player_id: str, token_id: str) -> Callable[[], bool]:
-    return lambda: accounts.token_lives(services(), player_id, token_id)
+        return feeds.game_feed(services(), game, bearer_token())
+    return redeemed(ticket, lambda ticket: feeds.game_feed_by_ticket(services(), game, ticket))
 
 
 @blp.route("/<game_id>/stream-tickets")
@@ -114,12 +87,7 @@ class StreamTickets(MethodView):
     @blp.alt_response(404, response="NOT_FOUND")
     def post(self, game_id: str) -> Any:
         """A single-use ticket, valid for a minute, that opens the seat's live feed (for EventSource)"""
-        token = bearer_token()
-        game, seat = queries.caller(services(), game_id, token)
-        if seat is None:
-            raise InvalidTokenError("a ticket is for a seat's feed: send the seat token")
-        minted_by = accounts.token_id_of(token) if token and accounts.is_player_token(token) else ""
-        ticket = tickets().issue(game_id, seat, seat_holder(game, seat), token_id=minted_by)
+        ticket, seat = feeds.seat_ticket(services(), game_id, bearer_token())
         url = url_for("history.EventStream", game_id=game_id, ticket=ticket)
         return {"ticket": ticket, "seat": seat, "expires_in_s": TICKET_TTL_S, "stream": url}, 201
 

@@ -8,9 +8,7 @@ import msgspec
 from flask.views import MethodView
 from flask_smorest.pagination import PaginationParameters
 
-from games.registry import RULESETS
 from service.application import queries, seating
-from service.application.errors import UnknownRulesetError
 from service.http import player_schemas, schemas
 from service.http.context import services
 from service.http.openapi.document import PLAYER
@@ -29,8 +27,6 @@ class Leaderboard(MethodView):
     def get(self, query: dict[str, str], pagination_parameters: PaginationParameters) -> Any:
         """Players and bots of a ruleset by rating (mu - 3 sigma): games, wins, uncertainty; paginated"""
         ruleset = query["ruleset"]
-        if ruleset not in RULESETS:
-            raise UnknownRulesetError(f"no ruleset {ruleset!r}; see GET /v1/rulesets")
         p = pagination_parameters
         total, rows = queries.leaderboard(services(), ruleset, (p.page - 1) * p.page_size, p.page_size)
         p.item_count = total
@@ -48,6 +44,6 @@ class QuickMatch(MethodView):
     def post(self, body: dict[str, Any]) -> Any:
         """Take a seat in the oldest waiting game of a ruleset, seat count and options that can be trusted (secret
         randomness, no seats held anonymously), or create one"""
-        saved, seat, made = seating.quick_match(services(), body["ruleset"], body["seats"], me(), body["options"])
-        lobby = msgspec.json.decode(msgspec.json.encode(queries.lobby_entry(saved.game.table)))
+        acted, seat, made = seating.quick_match(services(), body["ruleset"], body["seats"], me(), body["options"])
+        lobby = msgspec.json.decode(msgspec.json.encode(queries.lobby_entry(acted.game.table)))
         return {"seat": seat, "created": made, "game": lobby}, 201 if made else 200

@@ -10,15 +10,14 @@ from flask_smorest.pagination import PaginationParameters
 
 from events.tickets import TICKET_TTL_S
 from players.state import Player
-from service.application import accounts, queries
+from service.application import accounts, feeds, queries
 from service.application.errors import InvalidRequestError, InvalidTokenError
 from service.http import player_schemas as schemas
 from service.http.auth import bearer_token, redeemed
-from service.http.context import services
-from service.http.live import always
+from service.http.context import services, serving
 from service.http.openapi.document import PLAYER
 from service.http.parsing import Blueprint
-from service.http.player_live import PlayerFeed, start_of
+from service.http.player_live import PlayerFeed
 from service.http.schemas import LobbyEntrySchema, LobbyQuerySchema
 
 blp = Blueprint("players", __name__, url_prefix="/v1/players", description="Players, their tokens and their feed")
@@ -116,9 +115,7 @@ class MyStreamTickets(MethodView):
     def post(self) -> Any:
         """A single-use ticket, valid for a minute, that opens the caller's live feed (for EventSource)"""
         player = me()
-        assert services().tickets is not None
-        token_id = accounts.token_id_of(bearer_token() or "")
-        ticket = services().tickets.issue_player(player.player_id, token_id)  # type: ignore[union-attr]
+        ticket = services().tickets.issue_player(player.player_id, feeds.minted_by(bearer_token()))
         url = url_for("players.MyEventStream", ticket=ticket)
         return {"ticket": ticket, "expires_in_s": TICKET_TTL_S, "stream": url}, 201
 
@@ -137,14 +134,12 @@ class MyEventStream(MethodView):
     @blp.alt_response(401, response="UNAUTHORIZED")
     def get(self, query: dict[str, Any]) -> Any:
         """Everything that concerns the caller in all its games, live (Server-Sent Events); resumable"""
-        player_id, token_id = feed_player(query.get("ticket"))
+        opened = feed_player(query.get("ticket"))
         last = resumed_after(query.get("after"))
-        projection = services().projections
-        assert projection is not None
-        after = last or start_of(projection.players, player_id)
+        notices = services().projections.feeds
+        after = last or notices.last_id(opened.player_id)
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-        allowed = (lambda: accounts.token_lives(services(), player_id, token_id)) if token_id else always
-        body = stream_with_context(PlayerFeed(projection.players, player_id, after, allowed).messages())
+        body = stream_with_context(PlayerFeed(notices, opened.player_id, after, opened.allowed, serving()).messages())
         return Response(body, mimetype="text/event-stream", headers=headers)
 
 
@@ -160,21 +155,12 @@ def resumed_after(after: str | None) -> str | None:
     raise InvalidRequestError("after is the id of a notice, like 1733050000000-0, or 0 for every notice kept")
 
 
-def feed_player(ticket: str | None) -> tuple[str, str]:
-    """Whose feed it is, and the id of the token that opened it: the player of a ticket (once) or of the bearer
-    token. A ticket minted with a token revoked since opens nothing."""
+def feed_player(ticket: str | None) -> feeds.Opened:
+    """Whose feed it is, and what must hold for it to go on: the player of a ticket (once) or of the bearer token."""
     if ticket is None:
-        return me().player_id, accounts.token_id_of(bearer_token() or "")
-    store = services().tickets
-    assert store is not None
-
-    def redeem(ticket: str) -> tuple[str, str] | None:
-        found = store.redeem_player(ticket)
-        if found is None or (found[1] and not accounts.token_lives(services(), *found)):
-            return None
-        return found
-
-    return redeemed(ticket, redeem)
+        me()
+        return feeds.player_feed(services(), bearer_token() or "")
+    return redeemed(ticket, lambda ticket: feeds.player_feed_by_ticket(services(), ticket))
 
 
 @blp.route("/<player_id>")

@@ -1,7 +1,6 @@
-"""What a registered player follows across games: the games it holds a seat in, and its live feed.
+"""What a registered player's live feed tells, across its games: the notices each change makes for the players seated.
 
-The games list is a read model (dropped and rebuilt from the game logs). The feed is what the player's live
-feed tells, a Redis Stream in the player's own slot, written after each decision that concerns the player:
+The feed is a Redis Stream in the player's own slot, written after each decision that concerns the player:
 invited (a rematch keeps a seat for the player), seated, game started, decision due (with its deadline), game
 finished, game aborted, rating changed. A notice is keyed by game, version and kind, and stored once however
 often it is told. The feed keeps the last FEED_LENGTH notices; it is a delivery log, not a read model: a
@@ -10,17 +9,19 @@ rebuild leaves it alone, so a client's `Last-Event-ID` stays good.
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any
+import threading
+import time
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 import msgspec
 import redis
 
-from events import keys
+from events.keys import PREFIX
 from games import table as tables
 from games.base import Ruleset
 from games.table import Status, Table
-from projections.ratings import Change, row
+from projections.model import Notice
 
 FEED_LENGTH = 1000
 
@@ -34,8 +35,15 @@ redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -2 * tonumber(ARGV[3]) - 1)
 return 1
 """
 
-Notice = tuple[str, str, dict[str, Any]]
-"""The player told, the notice's key, the notice."""
+
+def feed_key(player_id: str) -> str:
+    """What the player's live feed tells (seated, started, decision due, finished, rating changed)."""
+    return f"{PREFIX}:player:{{{player_id}}}:feed"
+
+
+def sent_key(player_id: str) -> str:
+    """Which notices the feed already holds, so one told twice is stored once."""
+    return f"{PREFIX}:player:{{{player_id}}}:feed-sent"
 
 
 def notices(ruleset: Ruleset[Any], before: Table[Any] | None, after: Table[Any]) -> list[Notice]:
@@ -77,55 +85,75 @@ def notices(ruleset: Ruleset[Any], before: Table[Any] | None, after: Table[Any])
     return told
 
 
-def rating_notices(ruleset: str, game_id: str, changes: list[Change]) -> list[Notice]:
-    """A rating changed by a game, told to its player (bots follow no feed)."""
-    return [
-        (
-            who,
-            f"{game_id}:rating:{ruleset}",
-            {
-                "type": "rating_changed",
-                "game_id": game_id,
-                "ruleset": ruleset,
-                "rating": row(who, after),
-                "previous": row(who, before) if before else None,
-            },
-        )
-        for who, before, after in changes
-        if not who.startswith("bot:")
-    ]
+class Notices(Protocol):
+    """Each player's feed of notices."""
+
+    def tell(self, told: Sequence[Notice], at: str) -> None:
+        """Keep each notice on its player's feed, once however often it is told."""
+
+    def last_id(self, player: str) -> str:
+        """The id of the last notice kept ('0' for none)."""
+
+    def feed(self, player: str, after: str, block_s: float, count: int = 100) -> list[tuple[str, bytes]]:
+        """The notices after id `after` ('0': all kept), waiting up to `block_s` for one to land."""
 
 
-class PlayerProjection:
+class RedisNotices:
     def __init__(self, client: redis.Redis) -> None:
         self.redis = client
         self._tell = client.register_script(_TELL)
 
-    def tell(self, told: list[Notice], at: str) -> None:
+    def tell(self, told: Sequence[Notice], at: str) -> None:
         for player, key, notice in told:
             data = msgspec.json.encode({**notice, "at": at})
-            self._tell(keys=[keys.player_feed(player), keys.player_feed_sent(player)], args=[key, data, FEED_LENGTH])
-
-    def list_games(self, before: Table[Any] | None, after: Table[Any]) -> None:
-        """Keep each player's list of games: added when seated, removed when it left."""
-        created = datetime.fromisoformat(after.created_at).timestamp() if after.created_at else 0
-        now = {s.player for s in after.seats if s.player}
-        gone = {s.player for s in before.seats if s.player} - now if before else set()
-        for player in now:
-            self.redis.zadd(keys.player_games(player), {after.game_id: created})
-        for player in gone:
-            self.redis.zrem(keys.player_games(player), after.game_id)
-
-    def games(self, player: str) -> list[str]:
-        """The player's games, newest first."""
-        return [g.decode() for g in self.redis.zrevrange(keys.player_games(player), 0, -1)]
+            self._tell(keys=[feed_key(player), sent_key(player)], args=[key, data, FEED_LENGTH])
 
     def last_id(self, player: str) -> str:
         """The id of the last notice kept ('0' for none)."""
-        last: Any = self.redis.xrevrange(keys.player_feed(player), count=1)
+        last: Any = self.redis.xrevrange(feed_key(player), count=1)
         return last[0][0].decode() if last else "0"
 
     def feed(self, player: str, after: str, block_s: float, count: int = 100) -> list[tuple[str, bytes]]:
         """The notices after stream id `after` ('0': all kept), waiting up to `block_s` for one to land."""
-        landed: Any = self.redis.xread({keys.player_feed(player): after}, count=count, block=int(block_s * 1000))
+        landed: Any = self.redis.xread({feed_key(player): after}, count=count, block=int(block_s * 1000))
         return [(entry_id.decode(), fields[b"n"]) for entry_id, fields in landed[0][1]] if landed else []
+
+
+class MemoryNotices:
+    """The feeds in memory, numbered as Redis numbers a stream's entries (`<milliseconds>-<sequence>`)."""
+
+    def __init__(self) -> None:
+        self._feeds: dict[str, list[tuple[tuple[int, int], bytes]]] = {}
+        self._sent: dict[str, set[str]] = {}
+        self._landed = threading.Condition()
+
+    def tell(self, told: Sequence[Notice], at: str) -> None:
+        with self._landed:
+            for player, key, notice in told:
+                if key in self._sent.setdefault(player, set()):
+                    continue
+                self._sent[player].add(key)
+                feed = self._feeds.setdefault(player, [])
+                now = int(time.time() * 1000)
+                last = feed[-1][0] if feed else (0, 0)
+                entry = (now, 0) if now > last[0] else (last[0], last[1] + 1)
+                feed.append((entry, msgspec.json.encode({**notice, "at": at})))
+                del feed[:-FEED_LENGTH]
+            self._landed.notify_all()
+
+    def last_id(self, player: str) -> str:
+        with self._landed:
+            feed = self._feeds.get(player)
+            return "{}-{}".format(*feed[-1][0]) if feed else "0"
+
+    def feed(self, player: str, after: str, block_s: float, count: int = 100) -> list[tuple[str, bytes]]:
+        ms, _, seq = after.partition("-")
+        since = (int(ms), int(seq or 0))
+
+        def landed() -> list[tuple[str, bytes]]:
+            found = [(e, n) for e, n in self._feeds.get(player, []) if e > since][:count]
+            return [(f"{e[0]}-{e[1]}", n) for e, n in found]
+
+        with self._landed:
+            self._landed.wait_for(lambda: bool(landed()), timeout=block_s)
+            return landed()

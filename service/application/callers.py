@@ -1,0 +1,72 @@
+"""Who is asking: a seat's token, a player's token, the house playing a seat, or nobody (a spectator).
+
+A seat token opens one seat of one game; a player token (`<player id>.<token id>.<secret>`) acts for every seat its
+player holds. Only hashes of either are stored, compared in constant time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from events.repository import Game
+from players.state import Player
+from service.application import accounts, tokens
+from service.application.errors import InvalidTokenError
+from service.application.services import Services
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who sends a move: a player with a seat token (or a player token), or the house playing a seat (`by` a bot or a
+    deadline)."""
+
+    token: str | None = None
+    seat: int | None = None
+    by: str | None = None
+
+    @property
+    def key(self) -> str:
+        """Whose idempotency keys these are."""
+        return tokens.digest(self.token)[:32] if self.token is not None else f"house-{self.seat}"
+
+
+def seat_of(services: Services, game: Game, token: str | None, player: Player | None = None) -> int | None:
+    """The caller's seat, None for a spectator; InvalidTokenError for a token of no seat. A player token
+    acts for the seat its player holds (`player`: the token's, when the caller knows it already)."""
+    if token is None:
+        return None
+    if accounts.is_player_token(token):
+        player = player or accounts.authenticate(services, token)
+        seat = next((i for i, s in enumerate(game.table.seats) if s.player == player.player_id), None)
+    else:
+        seat = tokens.seat_of(token, dict(game.token_hashes))
+    if seat is None:
+        raise InvalidTokenError("this token holds no seat in this game")
+    return seat
+
+
+def seat_holder(game: Game, seat: int) -> str:
+    """Who holds a seat: its player, or the hash of its seat token. A seat left and taken again has another
+    holder, so what was handed to the first (a stream ticket) opens nothing of the second's."""
+    player = game.table.seats[seat].player
+    return f"player:{player}" if player else game.token_hashes.get(seat, "")
+
+
+def player_of(services: Services, token: str | None) -> Player | None:
+    """The registered player whose token this is; None for no token or a seat token."""
+    return accounts.authenticate(services, token) if token is not None and accounts.is_player_token(token) else None
+
+
+def account_of(services: Services, token: str | None) -> Player | None:
+    """The player a new game or a join acts for: None without a token. These take only a live player token
+    (a seat token belongs to its own game): any other is 401 `invalid_token`, never ignored."""
+    if token is None:
+        return None
+    if not accounts.is_player_token(token):
+        raise InvalidTokenError("only a player token creates or joins a game as someone")
+    return accounts.authenticate(services, token)
+
+
+def holder_of(player: Player | None, address: str) -> str:
+    """The client a request holds its games as: its player, else its address (service/application/admission.py)."""
+    return f"player:{player.player_id}" if player is not None else f"address:{address}"
