@@ -2,8 +2,8 @@
 views and event payloads, under the names the OpenAPI document gives them.
 
 Nothing here is written twice: every schema comes from what games/ already declares. msgspec turns the
-Structs into JSON Schema (moves and events in each game's `events.py`/`moves.py`, the shapes of its view
-as `Ruleset.state_view` and `Ruleset.you_view`, the table's `GameView`); the rest is assembled from the
+Structs into JSON Schema (moves and events in each game's `events.py`/`moves.py`, the Structs its views are
+built of, `Ruleset.state_view` and `Ruleset.you_view`, and the table's `GameView`); the rest is assembled from the
 Ruleset itself (its options, its decisions, the fields `secret_fields` redacts). A game's components are
 named after it (`CashNGunsLoad`, `MobstersGameEnded`), so two games may name their classes alike; a name
 declared twice is an error, never a silent rename.

@@ -84,7 +84,7 @@ class House:
                 if seat is None:
                     break
                 bot = game.ruleset.bots.get(tables.bot_of(table, seat), random_bot)
-                view = tables.view(game.ruleset, table, seat, house=True)  # what the seat may see, and nothing more
+                view = tables.plain_view(game.ruleset, table, seat, house=True)  # what the seat may see, nothing more
                 move = choose(bot, view, secret_rng())
                 key = f"bot-{table.version}-{seat}"
                 if self._move(game_id, Caller(seat=seat, by="bot"), move, key, table.version, game) == "moved":
@@ -119,7 +119,7 @@ class House:
             current = self.repository.get(game_id)
             if current.table.wait_since != wait_since or seat not in current.ruleset.awaiting(current.table.rules):
                 continue
-            view = tables.view(current.ruleset, current.table, seat, house=True)
+            view = tables.plain_view(current.ruleset, current.table, seat, house=True)
             move = random_bot(view, secret_rng())
             caller = Caller(seat=seat, by="deadline")
             played += self._move(game_id, caller, move, f"deadline-{wait_since}-{seat}", None, current) == "moved"

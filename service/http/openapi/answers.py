@@ -90,7 +90,7 @@ class ExampleGame:
         """A move of the seat, as its random bot would choose it."""
         table = self.table
         by = "bot" if tables.house_plays(table, seat) else None
-        view = tables.view(RULESET, table, seat, house=by is not None)
+        view = tables.plain_view(RULESET, table, seat, house=by is not None)
         move = RULESET.parse_move(random_bot(view, random.Random(f"{SEED}:{table.version}:{seat}")))
         events = tables.play(RULESET, table, seat, move, by)
         return self.decide(events, MakeMove(seat=seat, move=msgspec.to_builtins(move), by=by), seat)
