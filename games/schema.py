@@ -1,5 +1,5 @@
 """The JSON Schema (2020-12, as OpenAPI 3.1 uses it) of what every game takes and shows: its moves, options,
-views and event payloads, under the names the OpenAPI document gives them.
+views and event payloads, and the commands a log records, under the names the OpenAPI document gives them.
 
 Nothing here is written twice: every schema comes from what games/ already declares. msgspec turns the
 Structs into JSON Schema (moves and events in each game's `events.py`/`moves.py`, the Structs its views are
@@ -14,11 +14,12 @@ from __future__ import annotations
 import copy
 import functools
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, get_args
 
 import msgspec
 
-from games.base import Event, Move, Option, Ruleset
+from games.base import Event, Option, Ruleset
+from games.commands import AnyCommand
 from games.registry import RULESETS
 from games.table import TABLE_EVENTS, TABLE_SECRET_FIELDS, GameView, options_of
 
@@ -35,8 +36,9 @@ def ref(name: str) -> Schema:
     return {"$ref": REF + name}
 
 
-def tag(move: type[Move]) -> str:
-    return str(move.__struct_config__.tag)
+def tag(struct: type[msgspec.Struct]) -> str:
+    """The tag a tagged Struct (a move, a command) is told apart by."""
+    return str(struct.__struct_config__.tag)
 
 
 def merge(into: dict[str, Schema], components: Mapping[str, Schema]) -> None:
@@ -239,3 +241,33 @@ def _built() -> dict[str, Schema]:
 def components() -> dict[str, Schema]:
     """Every component of the games the service offers, by name: a fresh copy the caller may change."""
     return copy.deepcopy(_built())
+
+
+def commands() -> dict[str, Schema]:
+    """Each command as a log records it (games/commands.py `Command.stored`), as `<Name>Command`, and `Command`,
+    their union told apart by `name`. A field at its default None is left out of the log, so it is never null
+    there; a move is kept as its body was sent, a `Move`."""
+    types = get_args(AnyCommand)
+    found = struct_components(types)
+    names = {tag(command): f"{tag(command).capitalize()}Command" for command in types}
+    components: dict[str, Schema] = {}
+    for command in types:
+        schema = found[command.__name__]
+        del schema["title"]  # named by its component alone, as the document always has
+        properties = schema["properties"]
+        for field in msgspec.structs.fields(command):
+            if field.name in command.unstored:
+                del properties[field.encode_name]
+            elif field.default is None:
+                properties[field.encode_name] = never_null(properties[field.encode_name])
+        components[names[tag(command)]] = schema
+    components["MoveCommand"]["properties"]["move"] = ref("Move")
+    components["Command"] = {"description": "The command that caused a batch of events.", **one_of(names, "name")}
+    return components
+
+
+def never_null(schema: Schema) -> Schema:
+    """A field's schema without the null (and the default) of `X | None = None`."""
+    kept = [option for option in schema["anyOf"] if option != {"type": "null"}]
+    rest = {key: value for key, value in schema.items() if key not in ("anyOf", "default")}
+    return {**rest, **kept[0]} if len(kept) == 1 else {**rest, "anyOf": kept}
