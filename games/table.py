@@ -212,7 +212,7 @@ def create(
             "invalid_seat_count",
             f"{ruleset.name} takes {ruleset.min_seats} to {ruleset.max_seats} seats, not {len(seats)}",
         )
-    kinds = {"random", *ruleset.bots}
+    kinds = bot_kinds(ruleset)
     unknown = next((s.bot for s in seats if s.bot is not None and s.bot not in kinds), None)
     if unknown is not None:
         raise SetupError("unknown_bot", f"{ruleset.name} has no {unknown!r} bot; it has {sorted(kinds)}")
@@ -231,6 +231,11 @@ def create(
     )
     table = evolve(ruleset, None, created)
     return [created, *_start_if_full(ruleset, table)]
+
+
+def bot_kinds(ruleset: Ruleset[Any]) -> set[str]:
+    """The bots that may take a seat of this ruleset: the generic random bot and the game's own."""
+    return {"random", *ruleset.bots}
 
 
 TABLE_OPTIONS: dict[str, Option] = {
