@@ -14,9 +14,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Literal, TypeVar
+from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar
 
 import msgspec
+from msgspec import Meta
 
 S = TypeVar("S")
 """A game's own state type."""
@@ -211,17 +212,37 @@ class Constant:
     description: str
 
 
+class CatalogueCard(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """One card, loot card or token, as views, events and moves name it. A game's cards are of its own subclass
+    (keyword-only too, so its fields follow these), which declares the fields of the game's own: games/schema.py
+    documents every game's."""
+
+    id: Annotated[
+        int | str,
+        Meta(description="the id views, events and moves use: 12 Gangsters' gangsters are integers, others strings"),
+    ]
+    kind: Annotated[str, Meta(description="what kind of card: see `kinds`")]
+    name: Annotated[str, Meta(description="the rulebook's name")]
+    value: Annotated[
+        int,
+        Meta(
+            description="what the card is worth by itself, 0 for nothing: a gangster's points; a banknote's or "
+            "diamond's dollars; a Mobsters crime's takings, operation's income each Collection, or the dollars a "
+            "cost makes its target pay"
+        ),
+    ]
+
+
 @dataclass(frozen=True)
 class Catalogue:
     """Every card (or token) id a client meets in a game's views and events, with its numbers, and the rules'
     other numbers: what a bot needs to value cards without the rulebook. A pure, JSON-able value that each game
     builds from its own card tables and constants, so it cannot drift from what the rules score.
 
-    Each of `cards` has `id` (as views, events and moves spell it), `kind`, `name` and `value` (what the card is
-    worth by itself, 0 for nothing), and may have fields of its game's own (see the game's `catalogue.py`).
-    `kinds` says what each kind is and does; `constants` names the rules' other numbers."""
+    Each of `cards` is a `CatalogueCard` of the game's own subclass (see the game's `catalogue.py`). `kinds` says
+    what each kind is and does; `constants` names the rules' other numbers."""
 
-    cards: tuple[Mapping[str, Any], ...] = ()
+    cards: tuple[CatalogueCard, ...] = ()
     kinds: Mapping[str, str] = field(default_factory=dict)
     constants: Mapping[str, Constant] = field(default_factory=dict)
 

@@ -10,10 +10,10 @@ import jsonschema_rs
 import msgspec
 import pytest
 
-from games.base import Ruleset
+from games.base import Catalogue, CatalogueCard, Ruleset
 from games.commands import CreateGame, JoinGame, MakeMove, Setup
 from games.registry import RULESETS
-from games.schema import REF, build, commands, components, event_names, prefix, tag
+from games.schema import REF, build, catalogue_components, commands, components, event_names, prefix, tag
 from games.table import TABLE_EVENTS, TABLE_SECRET_FIELDS, Seat, options_of
 
 TWELVE_GANGSTERS = RULESETS["twelve-gangsters"]
@@ -103,3 +103,14 @@ def test_a_command_fits_its_schema_as_a_log_records_it_and_only_so() -> None:
     assert not command.is_valid({"name": "join", "player": "Ann", "player_id": None}), "a default is left out"
     assert not command.is_valid({"name": "move", "seat": 0, "move": {"type": "play", "card": 3}, "by": "someone"})
     assert not command.is_valid({"name": "move", "seat": 0, "move": {"type": "no_such_move"}})
+
+
+class OddCard(CatalogueCard, kw_only=True):
+    per_seat: str
+
+
+def test_a_card_field_two_games_declare_differently_is_refused() -> None:
+    odd = Catalogue(cards=(OddCard(id="odd", kind="odd", name="odd", value=0, per_seat="one"),))
+    rival = dataclasses.replace(TWELVE_GANGSTERS, id="odd-gangsters", catalogue=odd)
+    with pytest.raises(ValueError, match="card field 'per_seat'"):
+        catalogue_components([TWELVE_GANGSTERS, rival])
