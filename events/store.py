@@ -344,7 +344,7 @@ class RedisEventStore:
         for pattern in patterns:
             batch: Reply = list(self.redis.scan_iter(match=pattern, count=1000))
             for i in range(0, len(batch), 500):
-                dropped += int(self.redis.delete(*batch[i : i + 500]))  # type: ignore[arg-type]
+                dropped += int(self.redis.delete(*batch[i : i + 500]))
         return dropped
 
     def ping(self) -> None:

@@ -14,9 +14,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Literal, TypeVar
+from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar
 
 import msgspec
+from msgspec import Meta
 
 S = TypeVar("S")
 """A game's own state type."""
@@ -222,17 +223,37 @@ class Constant:
     description: str
 
 
+class CatalogueCard(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """One card, loot card or token, as views, events and moves name it. A game's cards are of its own subclass
+    (keyword-only too, so its fields follow these), which declares the fields of the game's own: games/schema.py
+    documents every game's."""
+
+    id: Annotated[
+        int | str,
+        Meta(description="the id views, events and moves use: 12 Gangsters' gangsters are integers, others strings"),
+    ]
+    kind: Annotated[str, Meta(description="what kind of card: see `kinds`")]
+    name: Annotated[str, Meta(description="the rulebook's name")]
+    value: Annotated[
+        int,
+        Meta(
+            description="what the card is worth by itself, 0 for nothing: a gangster's points; a banknote's or "
+            "diamond's dollars; a Mobsters crime's takings, operation's income each Collection, or the dollars a "
+            "cost makes its target pay"
+        ),
+    ]
+
+
 @dataclass(frozen=True)
 class Catalogue:
     """Every card (or token) id a client meets in a game's views and events, with its numbers, and the rules'
     other numbers: what a bot needs to value cards without the rulebook. A pure, JSON-able value that each game
     builds from its own card tables and constants, so it cannot drift from what the rules score.
 
-    Each of `cards` has `id` (as views, events and moves spell it), `kind`, `name` and `value` (what the card is
-    worth by itself, 0 for nothing), and may have fields of its game's own (see the game's `catalogue.py`).
-    `kinds` says what each kind is and does; `constants` names the rules' other numbers."""
+    Each of `cards` is a `CatalogueCard` of the game's own subclass (see the game's `catalogue.py`). `kinds` says
+    what each kind is and does; `constants` names the rules' other numbers."""
 
-    cards: tuple[Mapping[str, Any], ...] = ()
+    cards: tuple[CatalogueCard, ...] = ()
     kinds: Mapping[str, str] = field(default_factory=dict)
     constants: Mapping[str, Constant] = field(default_factory=dict)
 
@@ -245,20 +266,23 @@ class Ruleset(Generic[S]):
     - `start(state, rng)`: the opening facts (shuffles, the first Boss...).
     - `decide(state, seat, move, rng)`: the events a seat's move produces, or IllegalMoveError.
     - `evolve(state, event)`: the state after one event.
-    - `view(state, viewer)`: what a viewer may see of the state (JSON-able).
+    - `view(state, viewer)`: what a viewer may see of the state, as a `state_view`; EVERYONE also sees every
+      seat's own in its `seats`.
+    - `you(state, seat)`: what only the seat (and EVERYONE) may see of its own, as a `you_view`: the table
+      shows it to the seat under `you`.
     - `event_view(event, viewer)`: the payload a viewer may see of an event (JSON-able).
     - `awaiting(state)`: the seats the game waits on, with the decision each owes.
     - `legal_moves(state, seat)`: every move the seat may make now.
     - `is_over(state)`, `result(state)`: the end and the final tally.
     - `decisions`: every decision `awaiting` may name (the OpenAPI document lists them).
-    - `state_view`, `you_view`: the msgspec Structs declaring what `view` shows: the state (without `you`)
-      and, under `you`, a seat's own. games/schema.py turns them into JSON Schema; the conformance tests
-      check every view against it.
+    - `state_view`, `you_view`: the msgspec Structs `view` and `you` build, so they are what the views show.
+      games/schema.py turns them into JSON Schema; the conformance tests check every view against it.
     - `secret_fields`: the payload field of each event type that only the event's seat (and EVERYONE)
       sees, as `event_view` redacts it with `redacted`; it is optional in the event's schema.
-    - `bots`: the game's own bots by kind (e.g. "smart"), each a function of a seat's view (what
-      `view` shows that seat, with its `legal_moves`) and a seeded generator, answering a move body; a
-      hidden choice is drawn from a mixed strategy (`games.mixing`). The generic "random" bot serves every game.
+    - `bots`: the game's own bots by kind (e.g. "smart"), each a function of a seat's view (what the table
+      shows that seat, with its `legal_moves`, as plain JSON values: `games.table.plain_view`) and a seeded
+      generator, answering a move body; a hidden choice is drawn from a mixed strategy (`games.mixing`). The
+      generic "random" bot serves every game.
     - `time_limit(state)`: seconds the current wait may last by the game's own rules (an aiming
       window), or None to use the table's `move_deadline_s` option, if any.
     - `timeout(state, rng)`: what being late means now, as events; None means "nothing special": a
@@ -284,7 +308,8 @@ class Ruleset(Generic[S]):
     start: Callable[[S, random.Random], list[Event]]
     decide: Callable[[S, int, Move, random.Random], list[Event]]
     evolve: Callable[[S, Event], S]
-    view: Callable[[S, Viewer], dict[str, Any]]
+    view: Callable[[S, Viewer], msgspec.Struct]
+    you: Callable[[S, int], msgspec.Struct]
     event_view: Callable[[Event, Viewer], dict[str, Any]]
     awaiting: Callable[[S], dict[int, str]]
     legal_moves: Callable[[S, int], list[Move]]

@@ -12,7 +12,7 @@ shape it has had since the first log (`stored`, `recorded`). Creation is the one
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar, Literal
 
 import msgspec
 
@@ -51,72 +51,85 @@ class Setup(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="name", omit_defaults=True):
-    """Something asked of a game. `name` is the stored tag."""
+    """Something asked of a game. `name` is the stored tag; a field at its default is left out of the log.
+
+    Each command's docstring is what the OpenAPI document says of it (games/schema.py `commands`)."""
+
+    unstored: ClassVar[tuple[str, ...]] = ()
+    """Fields the command carries in memory only: the log records it without them."""
 
     def stored(self) -> dict[str, Any]:
         """The command as a log records it."""
         found: dict[str, Any] = msgspec.to_builtins(self)
+        for name in self.unstored:
+            found.pop(name, None)
         return found
 
 
 class CreateGame(Command, frozen=True, tag="create"):
-    """A new game of this setup (recorded bare: the setup is in its `game_created` event)."""
+    """A game was created."""
 
+    unstored = ("setup",)  # recorded bare: the setup is in its `game_created` event, whole
     setup: Setup | None = None
-
-    def stored(self) -> dict[str, Any]:
-        return {"name": "create"}
 
 
 class JoinGame(Command, frozen=True, tag="join"):
-    """`player` is the name taken; `player_id` the registered player who took it, if one did."""
+    """Someone took an open seat: `player` is the name taken, `player_id` the registered player, if one did."""
 
     player: str
     player_id: str | None = None
 
 
+class MakeMove(Command, frozen=True, tag="move"):
+    """A seat moved: by its player, or `by` the house (a bot, or a random move at a deadline)."""
+
+    seat: int
+    move: dict[str, Any]
+    """The move's body as parsed, read again by the game's `parse_move`; documented as a `Move`."""
+    by: Literal["bot", "deadline"] | None = None
+
+
 class LeaveGame(Command, frozen=True, tag="leave"):
+    """A seat's holder left a game that had not started."""
+
     seat: int
 
 
 class ResignGame(Command, frozen=True, tag="resign"):
+    """A seat resigned: the random bot plays it to the end."""
+
     seat: int
 
 
 class AbortGame(Command, frozen=True, tag="abort"):
-    """Asked by a seat named at creation, or by the creating player (`player_id`, only when it is the creator)."""
+    """The game was called off before it started, by a seat named at creation or by the creating player."""
 
     seat: int | None = None
     player_id: str | None = None
+    """Only when that player is the creator."""
 
 
 class CreateRematch(Command, frozen=True, tag="rematch"):
-    """A seat asks for a rematch; `game_id` is the new game's, drawn by the service."""
+    """A seat asked for a rematch: `game_id` is the new game's."""
 
     seat: int
     game_id: str
-
-
-class MakeMove(Command, frozen=True, tag="move"):
-    """A seat's move, as parsed; `by` names the house (`bot`, `deadline`) when it moved for the seat."""
-
-    seat: int
-    move: dict[str, Any]
-    by: str | None = None
+    """Drawn by the service."""
 
 
 class CloseWait(Command, frozen=True, tag="timeout"):
-    """The game's own rule for lateness, applied to the wait that began at `wait_since`."""
+    """A wait's time ran out (the game's own rule, e.g. the aiming window)."""
 
     wait_since: int
+    """The version the wait began at: the rule applies to that wait only."""
 
 
 class TallyGame(Command, frozen=True, tag="tally"):
-    """The final tally of a finished game."""
+    """The final tally was recorded."""
 
 
 AnyCommand = (
-    CreateGame | JoinGame | MakeMove | CloseWait | TallyGame | LeaveGame | ResignGame | AbortGame | CreateRematch
+    CreateGame | JoinGame | MakeMove | LeaveGame | ResignGame | AbortGame | CreateRematch | CloseWait | TallyGame
 )
 
 

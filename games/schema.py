@@ -1,12 +1,13 @@
 """The JSON Schema (2020-12, as OpenAPI 3.1 uses it) of what every game takes and shows: its moves, options,
-views and event payloads, under the names the OpenAPI document gives them.
+views, event payloads and catalogue cards, and the commands a log records, under the names the OpenAPI document
+gives them.
 
 Nothing here is written twice: every schema comes from what games/ already declares. msgspec turns the
-Structs into JSON Schema (moves and events in each game's `events.py`/`moves.py`, the shapes of its view
-as `Ruleset.state_view` and `Ruleset.you_view`, the table's `GameView`); the rest is assembled from the
-Ruleset itself (its options, its decisions, the fields `secret_fields` redacts). A game's components are
-named after it (`CashNGunsLoad`, `MobstersGameEnded`), so two games may name their classes alike; a name
-declared twice is an error, never a silent rename.
+Structs into JSON Schema (moves and events in each game's `events.py`/`moves.py`, its cards in `catalogue.py`,
+the Structs its views are built of, `Ruleset.state_view` and `Ruleset.you_view`, the table's `GameView`, the
+commands of games/commands.py); the rest is assembled from the Ruleset itself (its options, its decisions, the
+fields `secret_fields` redacts). A game's components are named after it (`CashNGunsLoad`, `MobstersGameEnded`),
+so two games may name their classes alike; a name declared twice is an error, never a silent rename.
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ from __future__ import annotations
 import copy
 import functools
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, get_args
 
 import msgspec
 
-from games.base import Event, Move, Option, Ruleset
+from games.base import CatalogueCard, Event, Option, Ruleset
+from games.commands import AnyCommand
 from games.registry import RULESETS
 from games.table import TABLE_EVENTS, TABLE_SECRET_FIELDS, GameView, options_of
 
@@ -35,8 +37,9 @@ def ref(name: str) -> Schema:
     return {"$ref": REF + name}
 
 
-def tag(move: type[Move]) -> str:
-    return str(move.__struct_config__.tag)
+def tag(struct: type[msgspec.Struct]) -> str:
+    """The tag a tagged Struct (a move, a command) is told apart by."""
+    return str(struct.__struct_config__.tag)
 
 
 def merge(into: dict[str, Schema], components: Mapping[str, Schema]) -> None:
@@ -198,13 +201,35 @@ def table_components() -> dict[str, Schema]:
     return components
 
 
+def catalogue_components(rulesets: Iterable[Ruleset[Any]]) -> dict[str, Schema]:
+    """`CatalogueCard`, a card of any game's catalogue: the fields every card has, and the fields each game's card
+    Struct adds (any game's card may have them), with the types they use, named `Catalogue<Name>`. ValueError if
+    two games declare a field or a type of one name differently."""
+    fields: dict[str, Schema] = {}
+    used: dict[str, Schema] = {}
+    for ruleset in rulesets:
+        for card in dict.fromkeys(type(c) for c in ruleset.catalogue.cards):
+            found = struct_components([card], "Catalogue")
+            for name, schema in found.pop("Catalogue" + card.__name__)["properties"].items():
+                if fields.setdefault(name, schema) != schema:
+                    raise ValueError(f"two games declare the card field {name!r} differently")
+            for name, schema in found.items():
+                if used.setdefault(name, schema) != schema:
+                    raise ValueError(f"two games declare the card's {name!r} differently")
+    required = [f.encode_name for f in msgspec.structs.fields(CatalogueCard)]
+    any_card = {"type": "object", "properties": fields, "required": required, "additionalProperties": False}
+    return {"CatalogueCard": any_card, **used}
+
+
 def build(rulesets: Iterable[Ruleset[Any]]) -> dict[str, Schema]:
-    """Every component of these rulesets, with `Move` (a move of any of them) and `Game` (a game of any).
-    ValueError if two rulesets take a move of the same `type` or claim the same component name."""
+    """Every component of these rulesets, with `Move` (a move of any of them), `Game` (a game of any) and
+    `CatalogueCard` (a card of any). ValueError if two rulesets take a move of the same `type` or claim the same
+    component name."""
     rulesets = list(rulesets)
     components = table_components()
     for ruleset in rulesets:
         merge(components, game_components(ruleset))
+    merge(components, catalogue_components(rulesets))
     moves: dict[str, str] = {}
     for ruleset in rulesets:
         for move in ruleset.moves:
@@ -239,3 +264,33 @@ def _built() -> dict[str, Schema]:
 def components() -> dict[str, Schema]:
     """Every component of the games the service offers, by name: a fresh copy the caller may change."""
     return copy.deepcopy(_built())
+
+
+def commands() -> dict[str, Schema]:
+    """Each command as a log records it (games/commands.py `Command.stored`), as `<Name>Command`, and `Command`,
+    their union told apart by `name`. A field at its default None is left out of the log, so it is never null
+    there; a move is kept as its body was sent, a `Move`."""
+    types = get_args(AnyCommand)
+    found = struct_components(types)
+    names = {tag(command): f"{tag(command).capitalize()}Command" for command in types}
+    components: dict[str, Schema] = {}
+    for command in types:
+        schema = found[command.__name__]
+        del schema["title"]  # named by its component alone, as the document always has
+        properties = schema["properties"]
+        for field in msgspec.structs.fields(command):
+            if field.name in command.unstored:
+                del properties[field.encode_name]
+            elif field.default is None:
+                properties[field.encode_name] = never_null(properties[field.encode_name])
+        components[names[tag(command)]] = schema
+    components["MoveCommand"]["properties"]["move"] = ref("Move")
+    components["Command"] = {"description": "The command that caused a batch of events.", **one_of(names, "name")}
+    return components
+
+
+def never_null(schema: Schema) -> Schema:
+    """A field's schema without the null (and the default) of `X | None = None`."""
+    kept = [option for option in schema["anyOf"] if option != {"type": "null"}]
+    rest = {key: value for key, value in schema.items() if key not in ("anyOf", "default")}
+    return {**rest, **kept[0]} if len(kept) == 1 else {**rest, "anyOf": kept}

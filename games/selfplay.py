@@ -53,7 +53,7 @@ def play_out(
             # never true; a move below may finish the game before the next seat's turn.
             if table.status is tables.Status.FINISHED or seat not in ruleset.awaiting(table.rules):  # type: ignore[comparison-overlap]
                 continue  # an earlier move this pass ended the wait (or the game)
-            body = bots[seat](tables.view(ruleset, table, seat), generator(seed, table.version, seat))
+            body = bots[seat](tables.plain_view(ruleset, table, seat), generator(seed, table.version, seat))
             if watch is not None:
                 watch(table, seat, body)
             try:

@@ -6,6 +6,7 @@ the game has started. Table events are shared by every ruleset; game events belo
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import random
 from collections.abc import Mapping
@@ -180,7 +181,7 @@ def seed_commitment(seed: int, salt: str) -> str:
     return hashlib.sha256(f"{seed}:{salt}".encode()).hexdigest()
 
 
-def randomness(table: Table[Any]) -> str:
+def randomness(table: Table[Any]) -> Literal["secret", "public"]:
     """`secret`: the service drew the seed and keeps it behind a random salt until the end. `public`: the
     creator gave the seed, unsalted so that it reproduces the game, and whoever knows or guesses it can
     compute every shuffle and roll."""
@@ -211,7 +212,7 @@ def create(
             "invalid_seat_count",
             f"{ruleset.name} takes {ruleset.min_seats} to {ruleset.max_seats} seats, not {len(seats)}",
         )
-    kinds = {"random", *ruleset.bots}
+    kinds = bot_kinds(ruleset)
     unknown = next((s.bot for s in seats if s.bot is not None and s.bot not in kinds), None)
     if unknown is not None:
         raise SetupError("unknown_bot", f"{ruleset.name} has no {unknown!r} bot; it has {sorted(kinds)}")
@@ -230,6 +231,11 @@ def create(
     )
     table = evolve(ruleset, None, created)
     return [created, *_start_if_full(ruleset, table)]
+
+
+def bot_kinds(ruleset: Ruleset[Any]) -> set[str]:
+    """The bots that may take a seat of this ruleset: the generic random bot and the game's own."""
+    return {"random", *ruleset.bots}
 
 
 TABLE_OPTIONS: dict[str, Option] = {
@@ -464,11 +470,11 @@ class SeatView(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     player: Annotated[str, Meta(description="the registered player's id, if a player holds the seat")] | UnsetType = (
         UNSET
     )
-    open: bool
     invited: (
         Annotated[str, Meta(description="an open seat kept for this player (its id): only that player may take it")]
         | UnsetType
     ) = UNSET
+    open: bool
     resigned: Annotated[bool, Meta(description="the seat resigned: the random bot plays it")] | UnsetType = UNSET
 
 
@@ -519,64 +525,84 @@ class GameView(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     time_limit_s: Annotated[
         int | None, Meta(description="seconds the current wait may last (a deadline, an aiming window)")
     ]
-    state: Annotated[dict[str, Any] | None, Meta(description="the game's own state; null until it starts")]
+    state: Annotated[Any, Meta(description="the game's own state; null until it starts")]
     rematch: Annotated[str, Meta(description="the game that replays this one, once asked for")] | UnsetType = UNSET
     rematch_of: Annotated[str, Meta(description="the game this one replays")] | UnsetType = UNSET
     seed: Annotated[int, Meta(description="revealed once the game is finished")] | UnsetType = UNSET
     salt: Annotated[str, Meta(description="revealed once the game is finished")] | UnsetType = UNSET
     you: (
-        Annotated[
-            dict[str, Any], Meta(description="the caller's seat, for a seat token: its own state and `legal_moves`")
-        ]
+        Annotated[Any, Meta(description="the caller's seat, for a seat token: its own state and `legal_moves`")]
         | UnsetType
     ) = UNSET
 
 
-def seat_views(table: Table[Any]) -> list[dict[str, Any]]:
+def seat_views(table: Table[Any]) -> list[SeatView]:
     """Every seat as a view and the lobby show it."""
     return [
-        {"seat": i, **msgspec.to_builtins(s), "open": s.is_open, **({"resigned": True} if i in table.resigned else {})}
+        SeatView(
+            seat=i,
+            name=_given(s.name),
+            bot=_given(s.bot),
+            player=_given(s.player),
+            invited=_given(s.invited),
+            open=s.is_open,
+            resigned=True if i in table.resigned else UNSET,
+        )
         for i, s in enumerate(table.seats)
     ]
 
 
-def view(ruleset: Ruleset[Any], table: Table[Any], viewer: Viewer, house: bool = False) -> dict[str, Any]:
+def _given(value: str | None) -> str | UnsetType:
+    """A field a view leaves out (UNSET) when the table has nothing (None) to show in it."""
+    return UNSET if value is None else value
+
+
+@functools.cache
+def you_type(own: type[msgspec.Struct]) -> type[msgspec.Struct]:
+    """What the table shows a seat under `you`: its number, its own as the game's `you_view` declares it (absent
+    before the start), and the moves it may make, in that order (games/schema.py `you_schema` documents it).
+    Its fields are positional: a seat's own goes in as a tuple, the quickest way on every move's views."""
+    fields = [(f.name, f.type, f.default) for f in msgspec.structs.fields(own)]
+    return msgspec.defstruct(own.__name__, [("seat", int), *fields, ("legal_moves", list[Move], [])])
+
+
+def view(ruleset: Ruleset[Any], table: Table[Any], viewer: Viewer, house: bool = False) -> GameView:
     """The game as a viewer may see it: public state, who is awaited, and the viewer's own seat. A resigned
     seat is offered no moves (none would be taken from it), but the house, which plays it, is (`house`)."""
     finished = table.status is Status.FINISHED
     started = table.rules is not None
-    shown = EVERYONE if finished else viewer  # a finished game is public, down to every hand
-    state = ruleset.view(table.rules, shown) if started else None
     due = deadline_at(ruleset, table)
-    body: dict[str, Any] = {
-        "game_id": table.game_id,
-        "ruleset": table.ruleset,
-        "version": table.version,
-        "status": str(table.status),
-        "created_at": table.created_at,
-        "options": table.options,
-        "seats": seat_views(table),
-        "seed_commitment": table.seed_commitment,
-        "randomness": randomness(table),
-        "awaiting": [
-            {"seat": seat, "decision": decision, **({"deadline_at": due} if due else {})}
-            for seat, decision in sorted((ruleset.awaiting(table.rules) if started else {}).items())
-        ],
-        "waiting_since": table.wait_since if started else None,
-        "time_limit_s": time_limit(ruleset, table),
-        "state": state,
-    }
-    for link in ("rematch", "rematch_of"):
-        if getattr(table, link):
-            body[link] = getattr(table, link)
-    if finished:
-        body["seed"], body["salt"] = table.seed, table.salt
+    awaited = sorted((ruleset.awaiting(table.rules) if started else {}).items())
+    you: msgspec.Struct | UnsetType = UNSET
     if isinstance(viewer, int):
-        own = state if shown == viewer else ruleset.view(table.rules, viewer) if started else None
-        you = (own or {}).get("you", {})
-        if state:
-            state.pop("you", None)
         playable = started and not finished and (house or viewer not in table.resigned)
         moves = ruleset.legal_moves(table.rules, viewer) if playable else []
-        body["you"] = {"seat": viewer, **you, "legal_moves": [msgspec.to_builtins(m) for m in moves]}
-    return body
+        own = msgspec.structs.astuple(ruleset.you(table.rules, viewer)) if started else ()
+        you = you_type(ruleset.you_view)(viewer, *own, legal_moves=moves)
+    return GameView(
+        game_id=table.game_id,
+        ruleset=table.ruleset,
+        version=table.version,
+        status=table.status,
+        created_at=table.created_at,
+        options=table.options,
+        seats=seat_views(table),
+        seed_commitment=table.seed_commitment,
+        randomness=randomness(table),
+        awaiting=[AwaitingView(seat=seat, decision=decision, deadline_at=due or UNSET) for seat, decision in awaited],
+        waiting_since=table.wait_since if started else None,
+        time_limit_s=time_limit(ruleset, table),
+        # a finished game is public, down to every hand
+        state=ruleset.view(table.rules, EVERYONE if finished else viewer) if started else None,
+        rematch=table.rematch or UNSET,
+        rematch_of=table.rematch_of or UNSET,
+        seed=table.seed if finished else UNSET,
+        salt=table.salt if finished else UNSET,
+        you=you,
+    )
+
+
+def plain_view(ruleset: Ruleset[Any], table: Table[Any], viewer: Viewer, house: bool = False) -> dict[str, Any]:
+    """`view` as plain JSON values (dicts, lists), as the bots read it: `view["you"]["legal_moves"]`."""
+    found: dict[str, Any] = msgspec.to_builtins(view(ruleset, table, viewer, house))
+    return found

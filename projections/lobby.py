@@ -91,7 +91,7 @@ def entry(table: Table[Any]) -> dict[str, Any]:
         "status": str(table.status),
         "version": table.status_since,
         "created_at": table.created_at,
-        "seats": seat_views(table),
+        "seats": msgspec.to_builtins(seat_views(table)),
         "open_seats": sum(s.takes(None) for s in table.seats),
         "options": table.options,
         "randomness": randomness(table),

@@ -67,6 +67,7 @@ RULESET = Ruleset(
     decide=rules.decide,
     evolve=evolve,
     view=views.view,
+    you=views.you,
     event_view=views.event_view,
     awaiting=rules.awaiting,
     legal_moves=legal_moves,

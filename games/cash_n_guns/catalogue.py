@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, get_args
+from typing import Annotated, Any, get_args
 
-from games.base import Catalogue, Constant
+from msgspec import UNSET, Meta, UnsetType
+
+from games.base import Catalogue, CatalogueCard, Constant
 from games.cash_n_guns.events import Bullet
 from games.cash_n_guns.loot import (
     CLIP_BANGS,
@@ -22,6 +24,20 @@ from games.cash_n_guns.state import BANG_WOUNDS, DEAD_AT, START_BANGS, START_CLI
 TOKEN = "godfather_token"
 """The token's name where a client meets it: the `take` move's field, the view's `godfather_token_*`."""
 
+
+class Entry(CatalogueCard, kw_only=True):
+    """A loot card, a bullet card or the token: what a bullet card does, and what a clip or a kit does at once."""
+
+    per_seat: Annotated[int, Meta(description="how many each seat holds at the start")] | UnsetType = UNSET
+    wounds: Annotated[int, Meta(description="wounds the bullet card deals when fired (Ca$h 'n Guns)")] | UnsetType = (
+        UNSET
+    )
+    bangs: Annotated[int, Meta(description="Bang! cards a clip adds to its taker's, at once")] | UnsetType = UNSET
+    heals: Annotated[int, Meta(description="wounds a first-aid kit removes from its taker, at once")] | UnsetType = (
+        UNSET
+    )
+
+
 LOOT_NAMES = {"painting": "painting", "clip": "clip", "first-aid": "first-aid kit"}
 BULLETS: dict[str, dict[str, Any]] = {
     "bang": {"name": "Bang!", "per_seat": START_BANGS, "wounds": BANG_WOUNDS},
@@ -30,17 +46,17 @@ BULLETS: dict[str, dict[str, Any]] = {
 EFFECTS: dict[str, dict[str, int]] = {"clip": {"bangs": CLIP_BANGS}, "first-aid": {"heals": KIT_HEALS}}
 
 
-def _loot(card: str) -> dict[str, Any]:
+def _loot(card: str) -> Entry:
     value = face_value(card)
     name = LOOT_NAMES.get(kind(card)) or f"${value:,} {'banknote' if kind(card) == 'cash' else 'diamond'}"
-    return {"id": card, "kind": kind(card), "name": name, "value": value, **EFFECTS.get(kind(card), {})}
+    return Entry(id=card, kind=kind(card), name=name, value=value, **EFFECTS.get(kind(card), {}))
 
 
 CATALOGUE = Catalogue(
     cards=(
         *(_loot(card) for card in DECK),
-        *({"id": bullet, "kind": "bullet", "value": 0, **BULLETS[bullet]} for bullet in get_args(Bullet)),
-        {"id": TOKEN, "kind": "token", "name": "New Godfather token", "value": 0},
+        *(Entry(id=bullet, kind="bullet", value=0, **BULLETS[bullet]) for bullet in get_args(Bullet)),
+        Entry(id=TOKEN, kind="token", name="New Godfather token", value=0),
     ),
     kinds={
         "cash": "a banknote, worth its value in dollars",

@@ -39,7 +39,7 @@ class Gangster(msgspec.Struct, frozen=True, kw_only=True):
     wounds: int = 0
     bangs: int = START_BANGS
     clicks: int = START_CLICKS
-    loaded: str | None = None
+    loaded: ev.Bullet | None = None
     aimed: bool = False
     target: int | None = None
     stand: bool | None = None

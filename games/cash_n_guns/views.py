@@ -42,9 +42,10 @@ class You(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     loot_value: int | UnsetType = UNSET
 
 
-class SeatView(You, kw_only=True):
+class SeatView(You):
     """A seat as the table sees it: its health, its bullet cards, what it has done this turn, and its loot count."""
 
+    # Not keyword-only, unlike You: msgspec lays out these fields first, so a seat's own follow them.
     seat: int
     alive: bool
     wounds: int
@@ -79,61 +80,60 @@ class StateView(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     piles: list[list[str]] | UnsetType = UNSET
 
 
-def view(state: State, viewer: Viewer) -> dict[str, Any]:
-    """The public state of the game and every seat; a seat also gets its own secrets under `you`."""
-    body: dict[str, Any] = {
-        "turn": state.turn,
-        "turns": TURNS,
-        "phase": str(state.phase),
-        "godfather": state.godfather,
-        "table_loot": list(state.table_loot),
-        "godfather_token_available": state.token_available,
-        "godfather_token_taken_by": state.token_taker,
-        "piles_left": len(state.piles),
-        "lost_loot": list(state.lost),
-        "ordered": state.ordered,
-        "sharer": state.sharer,
-        "last_shots": msgspec.to_builtins(state.last_shots) if state.last_shots else None,
-        "ended": state.ended,
-        "seats": [_public(state, s) | (_private(state, s) if viewer == EVERYONE else {}) for s in range(state.seats)],
-    }
-    if viewer == EVERYONE:
-        body["piles"] = [list(pile) for pile in state.piles]
-    if isinstance(viewer, int):
-        body["you"] = _private(state, viewer)
-    return body
+def view(state: State, viewer: Viewer) -> StateView:
+    """The public state of the game and every seat; EVERYONE also sees every seat's own and the future piles."""
+    everyone = viewer == EVERYONE
+    return StateView(
+        turn=state.turn,
+        turns=TURNS,
+        phase=state.phase,
+        godfather=state.godfather,
+        table_loot=list(state.table_loot),
+        godfather_token_available=state.token_available,
+        godfather_token_taken_by=state.token_taker,
+        piles_left=len(state.piles),
+        lost_loot=list(state.lost),
+        ordered=state.ordered,
+        sharer=state.sharer,
+        last_shots=state.last_shots,
+        ended=state.ended,
+        seats=[_seat(state, s, everyone) for s in range(state.seats)],
+        piles=[list(pile) for pile in state.piles] if everyone else UNSET,
+    )
 
 
-def _public(state: State, seat: int) -> dict[str, Any]:
+def _seat(state: State, seat: int, with_own: bool) -> SeatView:
     gangster = state.gangsters[seat]
     window_closed = state.phase not in (Phase.LOAD, Phase.AIM)
     revealed = state.phase in (Phase.BULLETS, Phase.SHARING, Phase.OVER)
-    return {
-        "seat": seat,
-        "alive": gangster.alive,
-        "wounds": gangster.wounds,
-        "bullet_cards": gangster.bangs + gangster.clicks,
-        "has_loaded": gangster.loaded is not None,
-        "has_aimed": gangster.aimed,
-        "target": gangster.target if window_closed else None,
-        "has_chosen": gangster.stand is not None,
-        "stands": gangster.stand if revealed else None,
-        "standing": gangster.standing,
-        "loot_count": len(gangster.loot),
-    }
+    shown = SeatView(
+        seat=seat,
+        alive=gangster.alive,
+        wounds=gangster.wounds,
+        bullet_cards=gangster.bangs + gangster.clicks,
+        has_loaded=gangster.loaded is not None,
+        has_aimed=gangster.aimed,
+        target=gangster.target if window_closed else None,
+        has_chosen=gangster.stand is not None,
+        stands=gangster.stand if revealed else None,
+        standing=gangster.standing,
+        loot_count=len(gangster.loot),
+    )
+    return msgspec.structs.replace(shown, **msgspec.structs.asdict(you(state, seat))) if with_own else shown
 
 
-def _private(state: State, seat: int) -> dict[str, Any]:
+def you(state: State, seat: int) -> You:
+    """A seat's secrets: its bullet cards, its loaded card, its aim and courage, its loot."""
     gangster = state.gangsters[seat]
-    return {
-        "bang_cards": gangster.bangs,
-        "click_cards": gangster.clicks,
-        "loaded_card": gangster.loaded,
-        "aiming_at": gangster.target,
-        "courage": gangster.stand,
-        "loot": list(gangster.loot),
-        "loot_value": loot_value(gangster.loot),
-    }
+    return You(
+        bang_cards=gangster.bangs,
+        click_cards=gangster.clicks,
+        loaded_card=gangster.loaded,
+        aiming_at=gangster.target,
+        courage=gangster.stand,
+        loot=list(gangster.loot),
+        loot_value=loot_value(gangster.loot),
+    )
 
 
 def event_view(event: Event, viewer: Viewer) -> dict[str, Any]:

@@ -3,9 +3,12 @@ rules pay by, and the rules' prices and dice."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated
 
-from games.base import Catalogue, Constant
+import msgspec
+from msgspec import UNSET, Meta, UnsetType
+
+from games.base import Catalogue, CatalogueCard, Constant
 from games.mobsters.cards import CARDS, DECK, PETTY_CRIMES, Card, Kind, bonus
 from games.mobsters.state import (
     ABSENT_FROM,
@@ -21,18 +24,43 @@ from games.mobsters.state import (
 MOBSTERS = [card for card in DECK if CARDS[card].kind is Kind.MOBSTER]
 
 
-def _card(card: Card) -> dict[str, Any]:
+class Boost(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """A mobster that earns more on a card, and how much more."""
+
+    mobster: Annotated[str, Meta(description="a mobster card id")]
+    bonus: Annotated[int, Meta(description="dollars more when that mobster holds or commits this card")]
+
+
+class Entry(CatalogueCard, kw_only=True):
+    """A card: its family, and whom a bonus links it to, either way."""
+
+    family: (
+        Annotated[
+            str, Meta(description="Mobsters: the family of an operation or crime, or the one a mobster earns more on")
+        ]
+        | UnsetType
+    ) = UNSET
+    bonus: Annotated[int, Meta(description="a mobster's extra dollars on each card of its family")] | UnsetType = UNSET
+    boosts: Annotated[list[str], Meta(description="the operations and crimes a mobster earns more on")] | UnsetType = (
+        UNSET
+    )
+    boosted_by: Annotated[list[Boost], Meta(description="the mobsters that earn more on this card")] | UnsetType = UNSET
+
+
+def _card(card: Card) -> Entry:
     """A card's entry: its amount as `value`, its family, and whom a bonus links it to, either way."""
-    entry: dict[str, Any] = {"id": card.id, "kind": str(card.kind), "name": card.name, "value": card.amount}
-    if card.family is not None:
-        entry["family"] = card.family
-    if card.kind is Kind.MOBSTER and card.bonus:
-        entry["bonus"] = card.bonus
-        entry["boosts"] = [target for target in DECK if target != card.id and bonus(card.id, target)]
-    boosted_by = [{"mobster": m, "bonus": bonus(m, card.id)} for m in MOBSTERS if m != card.id and bonus(m, card.id)]
-    if boosted_by:
-        entry["boosted_by"] = boosted_by
-    return entry
+    boosting = card.kind is Kind.MOBSTER and card.bonus
+    boosted_by = [Boost(mobster=m, bonus=bonus(m, card.id)) for m in MOBSTERS if m != card.id and bonus(m, card.id)]
+    return Entry(
+        id=card.id,
+        kind=str(card.kind),
+        name=card.name,
+        value=card.amount,
+        family=UNSET if card.family is None else card.family,
+        bonus=card.bonus if boosting else UNSET,
+        boosts=[target for target in DECK if target != card.id and bonus(card.id, target)] if boosting else UNSET,
+        boosted_by=boosted_by or UNSET,
+    )
 
 
 CATALOGUE = Catalogue(

@@ -37,9 +37,10 @@ class MobsterView(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     deed: Deed | None
 
 
-class SeatView(You, kw_only=True):
+class SeatView(You):
     """A Mob Boss as the table sees it: money, how many cards in hand, income and mobsters in play."""
 
+    # Not keyword-only, unlike You: msgspec lays out these fields first, so a seat's own follow them.
     seat: int
     money: int
     hand_count: int
@@ -70,51 +71,49 @@ class StateView(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     deck: list[str] | UnsetType = UNSET
 
 
-def view(state: State, viewer: Viewer) -> dict[str, Any]:
-    """The public state of the game and every seat; a seat also gets its own hand under `you`."""
-    body: dict[str, Any] = {
-        "turn": state.turn,
-        "phase": str(state.phase),
-        "active_seat": state.active,
-        "attendance_rule": state.attendance,
-        "deck_count": len(state.deck),
-        "discard": list(state.discard),
-        "reassigning": (
-            {"seat": state.orphaned_by, "operations": list(state.orphans)} if state.orphaned_by is not None else None
-        ),
-        "ended": state.ended,
-        "seats": [_public(state, s) | (_private(state, s) if viewer == EVERYONE else {}) for s in range(state.seats)],
-    }
-    if viewer == EVERYONE:
-        body["deck"] = list(state.deck)
-    if isinstance(viewer, int):
-        body["you"] = _private(state, viewer)
-    return body
+def view(state: State, viewer: Viewer) -> StateView:
+    """The public state of the game and every seat; EVERYONE also sees every hand and the deck's order."""
+    everyone = viewer == EVERYONE
+    reassigner = state.orphaned_by
+    return StateView(
+        turn=state.turn,
+        phase=state.phase,
+        active_seat=state.active,
+        attendance_rule=state.attendance,
+        deck_count=len(state.deck),
+        discard=list(state.discard),
+        reassigning=None if reassigner is None else Reassigning(seat=reassigner, operations=list(state.orphans)),
+        ended=state.ended,
+        seats=[_seat(state, s, everyone) for s in range(state.seats)],
+        deck=list(state.deck) if everyone else UNSET,
+    )
 
 
-def _public(state: State, seat: int) -> dict[str, Any]:
+def _seat(state: State, seat: int, with_own: bool) -> SeatView:
     boss = state.bosses[seat]
     in_turn = seat == state.active and state.phase not in (Phase.SETUP, Phase.OVER)
-    return {
-        "seat": seat,
-        "money": boss.money,
-        "hand_count": len(boss.hand),
-        "income": sum(i.amount + i.bonus for i in incomes(state, seat)),
-        "mobsters": [
-            {
-                "card": m.card,
-                "operations": list(m.operations),
-                "law": list(m.law),
-                "has_action": in_turn and can_act(m),
-                "deed": msgspec.to_builtins(m.deed) if m.deed else None,
-            }
+    shown = SeatView(
+        seat=seat,
+        money=boss.money,
+        hand_count=len(boss.hand),
+        income=sum(i.amount + i.bonus for i in incomes(state, seat)),
+        mobsters=[
+            MobsterView(
+                card=m.card,
+                operations=list(m.operations),
+                law=list(m.law),
+                has_action=in_turn and can_act(m),
+                deed=m.deed,
+            )
             for m in boss.crew
         ],
-    }
+    )
+    return msgspec.structs.replace(shown, **msgspec.structs.asdict(you(state, seat))) if with_own else shown
 
 
-def _private(state: State, seat: int) -> dict[str, Any]:
-    return {"hand": list(state.bosses[seat].hand)}
+def you(state: State, seat: int) -> You:
+    """A seat's hand: nobody else sees it."""
+    return You(hand=list(state.bosses[seat].hand))
 
 
 SECRET_FIELDS: dict[type[Event], str] = {

@@ -2,21 +2,33 @@
 
 from __future__ import annotations
 
-from games.base import Catalogue, Constant
+from typing import Annotated
+
+from msgspec import Meta
+
+from games.base import Catalogue, CatalogueCard, Constant
 from games.twelve_gangsters.state import GANGSTERS, MAX_SEATS, MIN_SEATS, hand
 
 PLAYERS = range(MIN_SEATS, MAX_SEATS + 1)
 
+
+class Entry(CatalogueCard, kw_only=True):
+    """A gangster: how many of it a seat holds, and in which games."""
+
+    per_seat: Annotated[int, Meta(description="how many each seat holds at the start")]
+    players: Annotated[list[int], Meta(description="the player counts whose games use the card (12 Gangsters)")]
+
+
 CATALOGUE = Catalogue(
     cards=tuple(
-        {
-            "id": gangster,
-            "kind": "gangster",
-            "name": f"gangster {gangster}",
-            "value": gangster,
-            "per_seat": 1,
-            "players": [n for n in PLAYERS if gangster in hand(n)],
-        }
+        Entry(
+            id=gangster,
+            kind="gangster",
+            name=f"gangster {gangster}",
+            value=gangster,
+            per_seat=1,
+            players=[n for n in PLAYERS if gangster in hand(n)],
+        )
         for gangster in GANGSTERS
     ),
     kinds={

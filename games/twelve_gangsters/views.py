@@ -25,9 +25,10 @@ class You(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     chosen: int | UnsetType | None = UNSET
 
 
-class SeatView(You, kw_only=True):
+class SeatView(You):
     """A seat's piles: face-up gangsters that succeeded, face-down ones that were stopped."""
 
+    # Not keyword-only, unlike You: msgspec lays out these fields first, so a seat's own follow its piles.
     seat: int
     cards_left: int
     has_chosen: bool
@@ -46,33 +47,32 @@ class StateView(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     last_round: RoundRevealed | None
 
 
-def view(state: State, viewer: Viewer) -> dict[str, Any]:
-    """Public: piles, scores, who has chosen. A seat also sees its hand and its choice; nobody else does."""
-    body: dict[str, Any] = {
-        "round": min(state.round, state.rounds),
-        "rounds": state.rounds,
-        "boss": state.boss,
-        "seats": [
-            {
-                "seat": s,
-                "cards_left": len(state.hands[s]),
-                "has_chosen": state.chosen[s] is not None,
-                "succeeded": list(state.succeeded[s]),
-                "stopped": list(state.stopped[s]),
-                "score": sum(state.succeeded[s]),
-                **(_private(state, s) if viewer == EVERYONE else {}),
-            }
-            for s in range(state.seats)
-        ],
-        "last_round": msgspec.to_builtins(state.history[-1]) if state.history else None,
-    }
-    if isinstance(viewer, int):
-        body["you"] = _private(state, viewer)
-    return body
+def view(state: State, viewer: Viewer) -> StateView:
+    """Public: piles, scores, who has chosen; EVERYONE also sees every seat's own (`you`)."""
+    return StateView(
+        round=min(state.round, state.rounds),
+        rounds=state.rounds,
+        boss=state.boss,
+        seats=[_seat(state, s, viewer == EVERYONE) for s in range(state.seats)],
+        last_round=state.history[-1] if state.history else None,
+    )
 
 
-def _private(state: State, seat: int) -> dict[str, Any]:
-    return {"hand": list(state.hands[seat]), "chosen": state.chosen[seat]}
+def _seat(state: State, seat: int, with_own: bool) -> SeatView:
+    shown = SeatView(
+        seat=seat,
+        cards_left=len(state.hands[seat]),
+        has_chosen=state.chosen[seat] is not None,
+        succeeded=list(state.succeeded[seat]),
+        stopped=list(state.stopped[seat]),
+        score=sum(state.succeeded[seat]),
+    )
+    return msgspec.structs.replace(shown, **msgspec.structs.asdict(you(state, seat))) if with_own else shown
+
+
+def you(state: State, seat: int) -> You:
+    """A seat's hand and its choice: nobody else sees them."""
+    return You(hand=list(state.hands[seat]), chosen=state.chosen[seat])
 
 
 SECRET_FIELDS: dict[type[Event], str] = {GangsterPlayed: "card"}

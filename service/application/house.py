@@ -124,7 +124,7 @@ class House:
                 if seat is None:
                     break
                 bot = game.ruleset.bots.get(tables.bot_of(table, seat), random_bot)
-                view = tables.view(game.ruleset, table, seat, house=True)  # what the seat may see, and nothing more
+                view = tables.plain_view(game.ruleset, table, seat, house=True)  # what the seat may see, nothing more
                 move = choose(bot, view, self.services.entropy.rng())
                 if self._move(game, Caller(seat=seat, by="bot"), move, f"bot-{table.version}-{seat}", table.version):
                     played.add(seat)
@@ -156,7 +156,7 @@ class House:
             current = self.repository.get(game_id)
             if current.table.wait_since != wait_since or seat not in current.ruleset.awaiting(current.table.rules):
                 continue
-            view = tables.view(current.ruleset, current.table, seat, house=True)
+            view = tables.plain_view(current.ruleset, current.table, seat, house=True)
             move = random_bot(view, self.services.entropy.rng())
             played += self._move(current, Caller(seat=seat, by="deadline"), move, f"deadline-{wait_since}-{seat}")
         return Done(Outcome.PLAYED, played)

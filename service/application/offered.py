@@ -51,7 +51,7 @@ def catalogue(ruleset_id: str) -> dict[str, Any]:
     found = ruleset.catalogue
     return {
         "ruleset": ruleset.id,
-        "cards": [dict(card) for card in found.cards],
+        "cards": msgspec.to_builtins(list(found.cards)),
         "kinds": dict(found.kinds),
         "constants": {name: {"value": c.value, "description": c.description} for name, c in found.constants.items()},
     }

@@ -137,9 +137,9 @@ def state_at(services: Services, game: Game, version: int, seat: int | None) -> 
         raise NotFoundError(f"game {game.game_id} has versions 1 to {game.version}", "version_not_found")
     past = services.repository.at(game, version)
     viewer = viewer_of(game.table, seat)
-    shown = tables.view(game.ruleset, past, viewer)
+    shown = tables.plain_view(game.ruleset, past, viewer)
     if seat is not None and viewer == EVERYONE:
-        shown["you"] = tables.view(game.ruleset, past, seat)["you"]
+        shown["you"] = tables.plain_view(game.ruleset, past, seat)["you"]
     return shown
 
 

@@ -13,12 +13,20 @@ from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, vali
 
 from games.registry import RULESETS
 from games.schema import prefix
+from games.table import bot_kinds
 from players.names import name_key, skeleton_key
 from service.http.parsing import StrictInteger
 
-BOTS = ("random", "smart")
+BOTS = sorted(set().union(*(bot_kinds(r) for r in RULESETS.values())))
+"""Every kind of bot a seat may be given, in some game."""
 BOT_PREFIX = "bot:"
 """How the leaderboard names a bot (`bot:smart`): no player may take such a name."""
+
+
+def either(words: list[str]) -> str:
+    """Words as alternatives: "`a`, `b` or `c`"."""
+    quoted = [f"`{word}`" for word in words]
+    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
 
 
 def check_name(name: str) -> None:
@@ -137,7 +145,7 @@ class LeaderboardQuerySchema(Schema):
 class LeaderboardRowSchema(Schema):
     rank = fields.Integer(required=True)
     player = fields.String(metadata={"description": "a player's id (a bot's row has `bot` instead)"})
-    bot = fields.String(metadata={"description": "a bot's kind: `random` or `smart`"})
+    bot = fields.String(metadata={"description": f"a bot's kind: {either(BOTS)}"})
     name = fields.String(required=True, metadata={"description": "the player's name, or bot:<kind>"})
     rating = fields.Float(required=True, metadata={"description": "the conservative rating, mu - 3 sigma"})
     mu = fields.Float(required=True, metadata={"description": "the estimated skill"})

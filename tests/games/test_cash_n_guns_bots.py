@@ -41,12 +41,12 @@ def played(table: Table, seat: int, body: dict[str, Any]) -> Table:
 
 def smart_move(table: Table, seat: int) -> dict[str, Any]:
     """The smart bot's move for the seat, from the seat's view, with a generator seeded by the moment."""
-    return smart_bot(tables.view(RULESET, table, seat), random.Random(f"bot:{table.version}:{seat}"))
+    return smart_bot(tables.plain_view(RULESET, table, seat), random.Random(f"bot:{table.version}:{seat}"))
 
 
 def chances(table: Table, seat: int) -> list[tuple[dict[str, Any], float]]:
     """The smart bot's distribution for the seat: each move it may make, with its chance."""
-    return smart_policy(tables.view(RULESET, table, seat), random.Random(f"bot:{table.version}:{seat}"))
+    return smart_policy(tables.plain_view(RULESET, table, seat), random.Random(f"bot:{table.version}:{seat}"))
 
 
 def chance_of(table: Table, seat: int, move: dict[str, Any]) -> float:
@@ -75,7 +75,7 @@ def test_the_smart_bot_answers_a_legal_move_in_every_phase(seats: int) -> None:
                 table = apply(RULESET, table, late)
                 continue
             seat, decision = rng.choice(sorted(RULESET.awaiting(table.rules).items()))
-            view = tables.view(RULESET, table, seat)
+            view = tables.plain_view(RULESET, table, seat)
 
             body = smart_bot(view, random.Random(rng.random()))
 
@@ -91,7 +91,7 @@ def test_the_smart_bot_is_determined_by_its_view_and_generator() -> None:
         table = started(6, rng)
         while table.status is not tables.Status.FINISHED:
             seat = min(RULESET.awaiting(table.rules))
-            view = tables.view(RULESET, table, seat)
+            view = tables.plain_view(RULESET, table, seat)
 
             body = smart_bot(view, random.Random(7))
 
@@ -111,7 +111,7 @@ def random_moment(seats: int, rng: random.Random, wanted: Callable[[Table], bool
             if moves_first <= 0 and wanted(table):
                 return table
             seat = rng.choice(sorted(RULESET.awaiting(table.rules)))
-            table = played(table, seat, random_bot(tables.view(RULESET, table, seat), rng))
+            table = played(table, seat, random_bot(tables.plain_view(RULESET, table, seat), rng))
             moves_first -= 1
 
 
@@ -130,7 +130,7 @@ def same_decisions_until_the_bullets(one: Table, two: Table, me: int, rng: rando
             body = smart_move(one, me)
             compared += 1
         else:
-            body = random_bot(tables.view(RULESET, one, seat), rng)
+            body = random_bot(tables.plain_view(RULESET, one, seat), rng)
         one, two = played(one, seat, body), played(two, seat, body)
     return compared
 
@@ -183,7 +183,7 @@ def test_with_four_others_or_fewer_its_courage_weighs_every_combination(seats: i
     rng = random.Random(seats)
     for _ in range(6):
         table = random_moment(seats, rng, choosing)
-        view = tables.view(RULESET, table, 0)
+        view = tables.plain_view(RULESET, table, 0)
         seen = Seen(view)
 
         weighed = seen.hidden_courage(random.Random(1))

@@ -16,7 +16,7 @@ from games.cash_n_guns.rules import shots
 from games.cash_n_guns.state import Phase, State, initial_state
 from tests.games.helpers import created
 
-CARDS = {card["id"]: dict(card) for card in RULESET.catalogue.cards}
+CARDS = {card["id"]: card for card in msgspec.to_builtins(RULESET.catalogue.cards)}
 CONSTANTS = {name: constant.value for name, constant in RULESET.catalogue.constants.items()}
 LOOT = {card: entry for card, entry in CARDS.items() if entry["kind"] not in ("bullet", "token")}
 

@@ -8,6 +8,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -193,6 +194,6 @@ def test_secrets_reach_no_other_viewer_before_their_reveal(game: Game) -> None:
             assert (secret in RULESET.event_view(event, viewer)) is (viewer == owner)
         assert secret in RULESET.event_view(event, EVERYONE)
     for _, _, state in game.steps:
-        public = RULESET.view(state, SPECTATOR)
+        public = msgspec.to_builtins(RULESET.view(state, SPECTATOR))
         assert "piles" not in public
         assert all("loaded_card" not in seat and "courage" not in seat for seat in public["seats"])

@@ -13,7 +13,7 @@ from games.cash_n_guns import RULESET
 from games.cash_n_guns.events import GameEnded, LootRevealed, LootTaken, ShotsResolved
 from games.cash_n_guns.loot import DECK, breakdown, loot_value
 from games.cash_n_guns.state import Gangster, Phase, State, initial_state
-from games.table import Status, Table, view
+from games.table import Status, Table, plain_view
 from tests.games.cng_helpers import new_game, of_type, stacked, turn
 
 BANG_RING = {1: 2, 2: 3, 3: 1}
@@ -117,7 +117,7 @@ def test_the_loot_on_the_table_when_the_game_ends_at_once_leaves_the_game_unshar
     assert of_type(events, LootTaken) == []  # the turn's loot is not shared
     assert table.rules.table_loot == ()
     assert set(LEFT_ON_THE_TABLE) <= set(table.rules.lost)
-    body = view(RULESET, table, EVERYONE)["state"]
+    body = plain_view(RULESET, table, EVERYONE)["state"]
     assert body["table_loot"] == []
     assert set(LEFT_ON_THE_TABLE) <= set(body["lost_loot"])
     assert not set(LEFT_ON_THE_TABLE) & {card for g in table.rules.gangsters for card in g.loot}

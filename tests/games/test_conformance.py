@@ -27,7 +27,7 @@ import games
 from games.base import EVERYONE, SPECTATOR, Event, IllegalMoveError, Move, Ruleset, Viewer
 from games.registry import RULESETS
 from games.schema import REF, components, event_names, prefix
-from games.table import TABLE_EVENTS, Seat, SetupError, Status, Table, create, evolve, join, play, view
+from games.table import TABLE_EVENTS, Seat, SetupError, Status, Table, create, evolve, join, plain_view, play
 from games.table import event_view as table_event_view
 
 MAX_MOVES = 10_000
@@ -240,7 +240,7 @@ def test_each_part_of_a_ruleset_comes_from_its_module(ruleset: Ruleset[Any]) -> 
         assert getattr(ruleset, hook) in (defaults[hook], getattr(rules, hook, None)), hook
     assert ruleset.decisions == rules.DECISIONS
     assert ruleset.evolve is evolve.evolve
-    assert (ruleset.view, ruleset.event_view) == (views.view, views.event_view)
+    assert (ruleset.view, ruleset.you, ruleset.event_view) == (views.view, views.you, views.event_view)
     assert (ruleset.state_view, ruleset.you_view, ruleset.secret_fields) == (
         views.StateView,
         views.You,
@@ -386,14 +386,16 @@ def test_a_seat_sees_the_public_view_plus_only_its_own_you(ruleset_id: str, seat
     ruleset = game.ruleset
 
     for index, table in enumerate(game.tables):
-        public = view(ruleset, table, SPECTATOR)
+        public = plain_view(ruleset, table, SPECTATOR)
         assert "you" not in public
         msgspec.json.encode(public)
-        msgspec.json.encode(view(ruleset, table, EVERYONE))
-        if table.rules is not None:
-            assert "you" not in ruleset.view(table.rules, SPECTATOR)
+        msgspec.json.encode(plain_view(ruleset, table, EVERYONE))
+        if table.rules is not None:  # the game builds the Structs that declare its view
+            assert type(ruleset.view(table.rules, SPECTATOR)) is ruleset.state_view
         for seat in range(seats) if index in game.resting else [index % seats]:
-            body = view(ruleset, table, seat)
+            if table.rules is not None:
+                assert type(ruleset.you(table.rules, seat)) is ruleset.you_view
+            body = plain_view(ruleset, table, seat)
             msgspec.json.encode(body)
             assert private_free(body) == public
             assert body["you"]["seat"] == seat
@@ -409,7 +411,8 @@ def test_every_view_fits_the_declared_schema_exactly(ruleset_id: str, seats: int
 
     for table in game.tables:
         for viewer in viewers:
-            assert_fits("Game", view(game.ruleset, table, viewer), f"the view of {viewer} at version {table.version}")
+            where = f"the view of {viewer} at version {table.version}"
+            assert_fits("Game", plain_view(game.ruleset, table, viewer), where)
 
 
 @pytest.mark.parametrize(("ruleset_id", "seats", "seed"), CASES)
@@ -484,7 +487,7 @@ def test_another_seats_choice_shows_alike_in_events_and_views(ruleset_id: str, s
                     after[-1] = evolve(ruleset, after[-1], event)
             for viewer in [*(s for s in range(seats) if s != seat), SPECTATOR]:
                 events_alike = [[table_event_view(ruleset, e, viewer) for e in events] for events in shown]
-                views_alike = view(ruleset, after[0], viewer) == view(ruleset, after[1], viewer)
+                views_alike = plain_view(ruleset, after[0], viewer) == plain_view(ruleset, after[1], viewer)
                 assert (events_alike[0] == events_alike[1]) is views_alike, (
                     f"{viewer} sees {first} and {second} of seat {seat} alike in "
                     f"{'events' if not views_alike else 'its view'} only"

@@ -56,11 +56,11 @@ def play_with_timeouts(ruleset: Ruleset[Any], seats: int, seed: int) -> tuple[Ta
                 table = fold(ruleset, table, own)
                 continue
             seat = awaited[0]
-            body = random_bot(tables.view(ruleset, table, seat), rng)
+            body = random_bot(tables.plain_view(ruleset, table, seat), rng)
         else:
             seat = rng.choice(awaited)
             bot = ruleset.bots.get(table.seats[seat].bot or "", random_bot)
-            view = tables.view(ruleset, table, seat)
+            view = tables.plain_view(ruleset, table, seat)
             body = bot(view, rng)
             assert body in view["you"]["legal_moves"], "a bot answers one of its seat's legal moves"
         events = tables.play(ruleset, table, seat, move_of(ruleset, body))

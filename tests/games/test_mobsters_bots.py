@@ -45,7 +45,7 @@ def random_course(seed: int, seats: int) -> tuple[list[Event], list[tuple[tables
     while table.status is not tables.Status.FINISHED:
         seat = rng.choice(sorted(RULESET.awaiting(table.rules)))
         stops.append((table, seat))
-        view = tables.view(RULESET, table, seat)
+        view = tables.plain_view(RULESET, table, seat)
         body = smart_bot(view, random.Random(rng.random())) if rng.random() < 0.5 else random_bot(view, rng)
         new = tables.play(RULESET, table, seat, move_of(body))
         events += new
@@ -63,7 +63,7 @@ def test_the_smart_bot_answers_a_legal_move_in_every_situation() -> None:
         for seed in range(4):
             _, stops = random_course(100 * seats + seed, seats)
             for table, seat in stops[::2]:
-                view = tables.view(RULESET, table, seat)
+                view = tables.plain_view(RULESET, table, seat)
 
                 body = smart_bot(view, random.Random(seed))
 
@@ -107,7 +107,7 @@ def test_the_smart_bot_reads_only_its_own_hand_and_the_public_table() -> None:
     for seats in (2, 4, 6):
         _, stops = random_course(seats, seats)
         for table, seat in stops[::7]:
-            view = tables.view(RULESET, table, seat)
+            view = tables.plain_view(RULESET, table, seat)
             assert all("hand" not in s for s in view["state"]["seats"]) and "deck" not in view["state"]
 
             assert smart_bot(Spy(view, reads), random.Random(1)) == smart_bot(view, random.Random(1))
@@ -152,7 +152,8 @@ def test_the_smart_bot_decides_the_same_whatever_another_seat_holds_in_secret(se
         assert one.rules.bosses[other].hand != two.rules.bosses[other].hand  # the tables differ in that hand
         assert one.rules.bosses[me] == two.rules.bosses[me]
 
-        distributions = [smart_policy(tables.view(RULESET, t, me), random.Random(f"bot:{seats}")) for t in (one, two)]
+        views = [tables.plain_view(RULESET, t, me) for t in (one, two)]
+        distributions = [smart_policy(v, random.Random(f"bot:{seats}")) for v in views]
 
         assert distributions[0] == distributions[1]
         checked += 1
@@ -163,7 +164,7 @@ def test_the_smart_bot_decides_the_same_whatever_another_seat_holds_in_secret(se
 
 
 def bot_move(table: tables.Table[Any], seat: int = 0, seed: int = 0) -> dict[str, Any]:
-    view = tables.view(RULESET, table, seat)
+    view = tables.plain_view(RULESET, table, seat)
     body = smart_bot(view, random.Random(seed))
     assert body in view["you"]["legal_moves"]
     return body
@@ -171,7 +172,7 @@ def bot_move(table: tables.Table[Any], seat: int = 0, seed: int = 0) -> dict[str
 
 def chances(table: tables.Table[Any], seat: int = 0) -> dict[str, float]:
     """The smart bot's distribution: each move it may make (as JSON), with its chance."""
-    view = tables.view(RULESET, table, seat)
+    view = tables.plain_view(RULESET, table, seat)
     choices = smart_policy(view, random.Random(0))
     assert all(move in view["you"]["legal_moves"] for move, _ in choices)
     return {msgspec.json.encode(move).decode(): p for move, p in choices}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 import pytest
 
 from games.mobsters import RULESET
@@ -14,7 +15,7 @@ from games.mobsters.moves import Charge, CommitCrime, EndPhase, PettyCrime
 from tests.games.helpers import created, when
 from tests.games.mobsters_helpers import game, mobster, money, rolled
 
-CARDS = {card["id"]: dict(card) for card in RULESET.catalogue.cards}
+CARDS = {card["id"]: card for card in msgspec.to_builtins(RULESET.catalogue.cards)}
 CONSTANTS = {name: constant.value for name, constant in RULESET.catalogue.constants.items()}
 PINKY = mobster("Pinky")
 """A mobster with no bonus."""

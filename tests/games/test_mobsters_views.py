@@ -10,7 +10,7 @@ from games.mobsters import RULESET
 from games.mobsters import events as ev
 from games.mobsters.cards import Kind
 from games.mobsters.moves import DrawExtra, EndPhase, Hit
-from games.table import Status, view
+from games.table import Status, plain_view
 from tests.games.helpers import created, given, when
 from tests.games.mobsters_helpers import cid, game, mobster, of_type, operation, rolled
 
@@ -21,9 +21,9 @@ CASINO, SNIPER, BEAT_COP = operation("Casino"), cid(Kind.HIT, "Sniper"), cid(Kin
 def test_a_seat_sees_its_own_hand_and_only_how_many_cards_the_others_hold() -> None:
     table = game(3, hands={0: [SNIPER], 1: [CASINO]})
 
-    body = RULESET.view(table.rules, 1)
+    body = msgspec.to_builtins(RULESET.view(table.rules, 1))
 
-    assert body["you"] == {"hand": [CASINO]}
+    assert msgspec.to_builtins(RULESET.you(table.rules, 1)) == {"hand": [CASINO]}
     assert [s["hand_count"] for s in body["seats"]] == [3, 1, 0]
     assert all("hand" not in s for s in body["seats"])
     assert "deck" not in body
@@ -32,9 +32,9 @@ def test_a_seat_sees_its_own_hand_and_only_how_many_cards_the_others_hold() -> N
 def test_spectators_see_no_hand_and_no_deck_order() -> None:
     table = game(2, hands={0: [SNIPER]})
 
-    body = RULESET.view(table.rules, SPECTATOR)
+    body = msgspec.to_builtins(RULESET.view(table.rules, SPECTATOR))
 
-    assert "you" not in body and "deck" not in body
+    assert "deck" not in body
     assert body["deck_count"] == len(table.rules.deck)
     assert all("hand" not in s for s in body["seats"])
 
@@ -42,7 +42,7 @@ def test_spectators_see_no_hand_and_no_deck_order() -> None:
 def test_everyone_sees_every_hand_and_the_deck_order() -> None:
     table = game(2, hands={0: [SNIPER], 1: [CASINO]})
 
-    body = RULESET.view(table.rules, EVERYONE)
+    body = msgspec.to_builtins(RULESET.view(table.rules, EVERYONE))
 
     assert body["deck"] == list(table.rules.deck)
     assert [s["hand"] for s in body["seats"]] == [list(b.hand) for b in table.rules.bosses]
@@ -53,7 +53,7 @@ def test_cards_in_play_money_and_the_discard_pile_are_public() -> None:
     table, _ = rolled(table, 0, EndPhase(), [])
     table, _ = rolled(table, 0, Hit(mobster=LUCKY, card=SNIPER, target=TONY), [2])
 
-    body = RULESET.view(table.rules, SPECTATOR)
+    body = msgspec.to_builtins(RULESET.view(table.rules, SPECTATOR))
 
     assert body["discard"] == [SNIPER]
     assert body["seats"][0]["money"] == 1000
@@ -108,11 +108,11 @@ def test_cards_played_face_up_are_in_every_viewers_events() -> None:
 def test_the_table_view_lists_the_awaited_seat_and_its_legal_moves_ready_to_post() -> None:
     table = game(2, crews={0: {LUCKY: []}})
 
-    body = view(RULESET, table, 0)
+    body = plain_view(RULESET, table, 0)
 
     assert body["awaiting"] == [{"seat": 0, "decision": "draw"}]
     assert body["you"]["legal_moves"] == [{"type": "draw_extra", "mobster": LUCKY}, {"type": "end_phase"}]
-    assert view(RULESET, table, 1)["you"]["legal_moves"] == []
+    assert plain_view(RULESET, table, 1)["you"]["legal_moves"] == []
     for move in body["you"]["legal_moves"]:
         move_type = RULESET.move_type(move["type"])
         assert move_type is not None
@@ -124,7 +124,7 @@ def test_a_finished_game_shows_every_hand_to_all() -> None:
     table, _ = when(RULESET, table, 0, EndPhase())
 
     assert table.status is Status.FINISHED
-    assert view(RULESET, table, SPECTATOR)["state"]["seats"][1]["hand"][0] == CASINO
+    assert plain_view(RULESET, table, SPECTATOR)["state"]["seats"][1]["hand"][0] == CASINO
 
 
 # --- the result ------------------------------------------------------------------------------------------------

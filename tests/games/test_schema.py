@@ -6,13 +6,15 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+import jsonschema_rs
 import msgspec
 import pytest
 
-from games.base import Ruleset
+from games.base import Catalogue, CatalogueCard, Ruleset
+from games.commands import CreateGame, JoinGame, MakeMove, Setup
 from games.registry import RULESETS
-from games.schema import build, components, event_names, prefix, tag
-from games.table import TABLE_EVENTS, TABLE_SECRET_FIELDS, options_of
+from games.schema import REF, build, catalogue_components, commands, components, event_names, prefix, tag
+from games.table import TABLE_EVENTS, TABLE_SECRET_FIELDS, Seat, options_of
 
 TWELVE_GANGSTERS = RULESETS["twelve-gangsters"]
 
@@ -87,3 +89,28 @@ def test_a_view_lists_the_rulesets_decisions_and_types_you_and_state(ruleset: Ru
     assert game["you"]["$ref"].endswith(f"{p}You")
     assert schemas[f"{p}You"]["properties"]["legal_moves"]["items"]["$ref"].endswith(f"{p}Move")
     assert game["state"]["anyOf"][0]["$ref"].endswith(p + ruleset.state_view.__name__)
+
+
+def test_a_command_fits_its_schema_as_a_log_records_it_and_only_so() -> None:
+    schemas = {**components(), **commands()}
+    command = jsonschema_rs.validator_for({"$ref": REF + "Command", "components": {"schemas": schemas}})
+    setup = Setup(game_id="g", seats=(Seat(name="Ann"), Seat(bot="random")), options={}, seed=1, salt="s")
+
+    assert command.is_valid(CreateGame(setup=setup).stored())
+    assert command.is_valid(JoinGame(player="Ann").stored())
+    assert command.is_valid(MakeMove(seat=0, move={"type": "play", "card": 3}, by="bot").stored())
+    assert not command.is_valid({"name": "create", "setup": msgspec.to_builtins(setup)}), "the setup is never stored"
+    assert not command.is_valid({"name": "join", "player": "Ann", "player_id": None}), "a default is left out"
+    assert not command.is_valid({"name": "move", "seat": 0, "move": {"type": "play", "card": 3}, "by": "someone"})
+    assert not command.is_valid({"name": "move", "seat": 0, "move": {"type": "no_such_move"}})
+
+
+class OddCard(CatalogueCard, kw_only=True):
+    per_seat: str
+
+
+def test_a_card_field_two_games_declare_differently_is_refused() -> None:
+    odd = Catalogue(cards=(OddCard(id="odd", kind="odd", name="odd", value=0, per_seat="one"),))
+    rival = dataclasses.replace(TWELVE_GANGSTERS, id="odd-gangsters", catalogue=odd)
+    with pytest.raises(ValueError, match="card field 'per_seat'"):
+        catalogue_components([TWELVE_GANGSTERS, rival])

@@ -112,7 +112,7 @@ def test_the_smart_bot_answers_only_legal_moves() -> None:
     rng = random.Random(2024)
     for _ in range(300):
         table, seat = random_table(rng)
-        view = tables.view(RULESET, table, seat)
+        view = tables.plain_view(RULESET, table, seat)
 
         move = smart_bot(view, random.Random(rng.random()))
 
@@ -141,7 +141,7 @@ def test_the_smart_bot_reads_only_its_own_hand_and_the_public_piles() -> None:
     reads: set[str] = set()
     for _ in range(100):
         table, seat = random_table(rng)
-        view = tables.view(RULESET, table, seat)
+        view = tables.plain_view(RULESET, table, seat)
         assert all("hand" not in s and "chosen" not in s for s in view["state"]["seats"])  # nothing else to read
 
         assert smart_bot(Spy(view, reads), random.Random(1)) == smart_bot(view, random.Random(1))
@@ -165,7 +165,8 @@ def test_the_smart_bot_decides_the_same_whatever_another_seat_chose_in_secret(se
         two = apply(RULESET, table, tables.play(RULESET, table, other, Play(card=high)))
         assert one.rules.chosen != two.rules.chosen  # the tables differ, only in that secret choice
 
-        distributions = [smart_policy(tables.view(RULESET, t, me), random.Random(f"bot:{seats}")) for t in (one, two)]
+        views = [tables.plain_view(RULESET, t, me) for t in (one, two)]
+        distributions = [smart_policy(v, random.Random(f"bot:{seats}")) for v in views]
 
         assert distributions[0] == distributions[1]
 
@@ -181,7 +182,7 @@ def test_with_few_choices_to_weigh_the_estimates_count_them_all() -> None:
             for seat in range(3):
                 card = rng.choice(table.rules.hands[seat])
                 table = apply(RULESET, table, tables.play(RULESET, table, seat, Play(card=card)))
-        view = tables.view(RULESET, table, 0)
+        view = tables.plain_view(RULESET, table, 0)
 
         assert smart_policy(view, random.Random(1)) == smart_policy(view, random.Random(2))
 
@@ -196,7 +197,7 @@ def test_with_two_rounds_left_the_better_gangster_is_the_likelier_but_never_cert
             for seat in range(3):
                 card = rng.choice(table.rules.hands[seat])
                 table = apply(RULESET, table, tables.play(RULESET, table, seat, Play(card=card)))
-        view = tables.view(RULESET, table, 0)
+        view = tables.plain_view(RULESET, table, 0)
         cards = [move["card"] for move in view["you"]["legal_moves"]]
         seen = Seen(view)
         chances = [seen.last_two(card) for card in cards]

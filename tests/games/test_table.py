@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from games.base import EVERYONE, SPECTATOR, Event, IllegalMoveError, rank_seats
-from games.table import GameCreated, GameStarted, Seat, SeatJoined, Status, Table, create, event_view, join, view
+from games.table import GameCreated, GameStarted, Seat, SeatJoined, Status, Table, create, event_view, join, plain_view
 from games.table import seed_commitment as commitment_of
 from games.twelve_gangsters import RULESET
 from games.twelve_gangsters.events import BossChosen
@@ -38,7 +38,7 @@ def test_a_table_with_open_seats_waits_without_starting() -> None:
     table = given(RULESET, events)
     assert table.status is Status.WAITING
     assert table.rules is None
-    body = view(RULESET, table, SPECTATOR)
+    body = plain_view(RULESET, table, SPECTATOR)
     assert [s["open"] for s in body["seats"]] == [False, True, False, True]
     assert body["awaiting"] == []
     assert body["state"] is None
@@ -119,15 +119,15 @@ def test_game_created_hides_seed_and_salt_from_everyone_but_everyone() -> None:
 def test_view_shows_the_seed_only_once_the_game_is_over() -> None:
     table = waiting_table([BOT, BOT, BOT])
     for card in range(1, 13):
-        assert "seed" not in view(RULESET, table, SPECTATOR)
-        assert "salt" not in view(RULESET, table, 0)
+        assert "seed" not in plain_view(RULESET, table, SPECTATOR)
+        assert "salt" not in plain_view(RULESET, table, 0)
         for seat in range(3):
             table, _ = when(RULESET, table, seat, Play(card=card))
 
     assert table.status is Status.FINISHED
-    body = view(RULESET, table, SPECTATOR)
+    body = plain_view(RULESET, table, SPECTATOR)
     assert (body["seed"], body["salt"]) == (42, "pepper")
-    assert view(RULESET, table, 0)["you"]["legal_moves"] == []
+    assert plain_view(RULESET, table, 0)["you"]["legal_moves"] == []
 
 
 def test_seat_joined_and_game_started_are_public() -> None:

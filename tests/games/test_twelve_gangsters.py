@@ -10,7 +10,7 @@ import msgspec
 import pytest
 
 from games.base import EVERYONE, SPECTATOR, IllegalMoveError
-from games.table import SetupError, Status, Table, event_view, view
+from games.table import SetupError, Status, Table, event_view, plain_view
 from games.twelve_gangsters import RULESET
 from games.twelve_gangsters.events import BossChosen, BossPassed, GangsterPlayed, RoundRevealed
 from games.twelve_gangsters.moves import Play
@@ -96,8 +96,8 @@ def test_five_players_hold_gangsters_one_to_ten_and_play_ten_rounds() -> None:
     table = new_game(5)
 
     for seat in range(5):
-        assert view(RULESET, table, seat)["you"]["hand"] == list(range(1, 11))
-    assert view(RULESET, table, SPECTATOR)["state"]["rounds"] == 10
+        assert plain_view(RULESET, table, seat)["you"]["hand"] == list(range(1, 11))
+    assert plain_view(RULESET, table, SPECTATOR)["state"]["rounds"] == 10
     assert refused(RULESET, table, 0, Play(card=11)) == "card_not_in_hand"
     assert refused(RULESET, table, 0, Play(card=12)) == "card_not_in_hand"
     finished, events = whole_game(5)
@@ -110,8 +110,8 @@ def test_other_player_counts_hold_gangsters_one_to_twelve_and_play_twelve_rounds
     table = new_game(seats)
 
     for seat in range(seats):
-        assert view(RULESET, table, seat)["you"]["hand"] == list(range(1, 13))
-    assert view(RULESET, table, SPECTATOR)["state"]["rounds"] == 12
+        assert plain_view(RULESET, table, seat)["you"]["hand"] == list(range(1, 13))
+    assert plain_view(RULESET, table, SPECTATOR)["state"]["rounds"] == 12
     finished, events = whole_game(seats)
     assert [e.round for e in of_type(events, RoundRevealed)] == list(range(1, 13))
     assert finished.status is Status.FINISHED
@@ -192,7 +192,7 @@ def test_round_is_revealed_only_when_every_seat_including_the_boss_has_chosen(la
         table, events = when(RULESET, table, seat, Play(card=cards[seat]))
         assert events == [GangsterPlayed(seat=seat, card=cards[seat])]
     assert table.rules.round == 1
-    assert view(RULESET, table, SPECTATOR)["state"]["last_round"] is None
+    assert plain_view(RULESET, table, SPECTATOR)["state"]["last_round"] is None
     _, events = when(RULESET, table, last, Play(card=cards[last]))
 
     assert events == [
@@ -247,14 +247,14 @@ def test_gangsters_are_compared_with_the_boss_seat_not_with_seat_zero() -> None:
 def test_revealed_gangsters_go_face_up_or_face_down_in_front_of_their_seat() -> None:
     table, _ = play_round(new_game(4, first_boss=0), [8, 8, 3, 12])
 
-    seats = view(RULESET, table, SPECTATOR)["state"]["seats"]
+    seats = plain_view(RULESET, table, SPECTATOR)["state"]["seats"]
     assert [(s["succeeded"], s["stopped"]) for s in seats] == [([], [8]), ([8], []), ([3], []), ([], [12])]
 
 
 def test_everyone_sees_the_latest_revealed_round_and_the_round_to_play() -> None:
     table, _ = play_rounds(new_game(3, first_boss=0), [[6, 4, 9], [1, 12, 3]])
 
-    state = view(RULESET, table, SPECTATOR)["state"]
+    state = plain_view(RULESET, table, SPECTATOR)["state"]
     assert state["last_round"] == msgspec.to_builtins(
         RoundRevealed(round=2, boss=1, plays=(1, 12, 3), succeeded=(0, 1, 2), stopped=())
     )
@@ -272,7 +272,7 @@ def test_boss_passes_clockwise_after_each_round() -> None:
     table, events = play_round(table, [2, 2, 2, 2])
     assert events[-1] == BossPassed(seat=3)
     assert [e.boss for e in of_type(events, RoundRevealed)] == [2]
-    assert view(RULESET, table, SPECTATOR)["state"]["boss"] == 3
+    assert plain_view(RULESET, table, SPECTATOR)["state"]["boss"] == 3
 
 
 def test_boss_token_wraps_from_the_last_seat_to_seat_zero() -> None:
@@ -340,7 +340,7 @@ def test_score_is_the_sum_of_face_up_gangsters() -> None:
     # round 2 (Boss 1, B=12): all succeed
     # round 3 (Boss 2, B=10): 0 ties and succeeds, the Boss is stopped, 1 succeeds
 
-    scores = [s["score"] for s in view(RULESET, table, SPECTATOR)["state"]["seats"]]
+    scores = [s["score"] for s in plain_view(RULESET, table, SPECTATOR)["state"]["seats"]]
     assert scores == [8 + 4 + 10, 3 + 12 + 6, 2]
 
 
@@ -373,7 +373,7 @@ def test_rulebook_example_printed_as_36_scores_38() -> None:
     ]
     table, _ = play_rounds(new_game(3, first_boss=0), rounds)
 
-    seat = view(RULESET, table, SPECTATOR)["state"]["seats"][0]
+    seat = plain_view(RULESET, table, SPECTATOR)["state"]["seats"][0]
     assert seat["succeeded"] == [2, 5, 4, 6, 10, 11]
     assert seat["score"] == 38
     assert RULESET.result(table.rules).scores[0] == 38
@@ -433,19 +433,19 @@ def test_a_seat_sees_its_own_hand_and_choice_and_nobody_elses() -> None:
     table, _ = play_round(new_game(3), [6, 4, 9])
     table, _ = when(RULESET, table, 2, Play(card=11))
 
-    mine = view(RULESET, table, 2)
+    mine = plain_view(RULESET, table, 2)
     assert mine["you"]["hand"] == [1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 12]
     assert mine["you"]["chosen"] == 11
-    assert view(RULESET, table, 0)["you"] == {
+    assert plain_view(RULESET, table, 0)["you"] == {
         "seat": 0,
         "hand": [1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12],
         "chosen": None,
         "legal_moves": [{"type": "play", "card": c} for c in [1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12]],
     }
     for viewer in (0, 1, 2):
-        body = view(RULESET, table, viewer)
+        body = plain_view(RULESET, table, viewer)
         assert {"hand", "chosen"} & keys_anywhere({k: v for k, v in body.items() if k != "you"}) == set()
-    assert {"you", "hand", "chosen"} & keys_anywhere(view(RULESET, table, SPECTATOR)) == set()
+    assert {"you", "hand", "chosen"} & keys_anywhere(plain_view(RULESET, table, SPECTATOR)) == set()
 
 
 def test_another_seats_choice_does_not_change_what_others_see() -> None:
@@ -454,16 +454,16 @@ def test_another_seats_choice_does_not_change_what_others_see() -> None:
     with_twelve, _ = when(RULESET, table, 2, Play(card=12))
 
     for viewer in (0, 1, SPECTATOR):
-        assert view(RULESET, with_four, viewer) == view(RULESET, with_twelve, viewer)
-    assert view(RULESET, with_four, 2) != view(RULESET, with_twelve, 2)
+        assert plain_view(RULESET, with_four, viewer) == plain_view(RULESET, with_twelve, viewer)
+    assert plain_view(RULESET, with_four, 2) != plain_view(RULESET, with_twelve, 2)
 
 
 def test_everyone_sees_who_has_chosen_but_not_what() -> None:
     table, _ = when(RULESET, new_game(3), 1, Play(card=7))
 
-    state = view(RULESET, table, 0)["state"]
+    state = plain_view(RULESET, table, 0)["state"]
     assert [s["has_chosen"] for s in state["seats"]] == [False, True, False]
-    assert view(RULESET, table, 0)["awaiting"] == [
+    assert plain_view(RULESET, table, 0)["awaiting"] == [
         {"seat": 0, "decision": "play"},
         {"seat": 2, "decision": "play"},
     ]
@@ -472,7 +472,7 @@ def test_everyone_sees_who_has_chosen_but_not_what() -> None:
 def test_everyone_view_shows_every_hand_and_choice() -> None:
     table, _ = when(RULESET, new_game(3), 1, Play(card=7))
 
-    seats = view(RULESET, table, EVERYONE)["state"]["seats"]
+    seats = plain_view(RULESET, table, EVERYONE)["state"]["seats"]
     assert [s["chosen"] for s in seats] == [None, 7, None]
     assert [s["hand"] for s in seats] == [list(range(1, 13))] * 3
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -108,7 +109,7 @@ def test_each_score_is_the_sum_of_that_seats_face_up_gangsters(game: Game) -> No
     face_up = [[r.plays[s] for r in game.reveals if s in r.succeeded] for s in range(game.seats)]
     result = RULESET.result(game.table.rules)
     assert list(result.scores) == [sum(cards) for cards in face_up]
-    seats = RULESET.view(game.table.rules, "spectator")["seats"]
+    seats = msgspec.to_builtins(RULESET.view(game.table.rules, "spectator"))["seats"]
     assert [s["score"] for s in seats] == [sum(cards) for cards in face_up]
     assert [s["succeeded"] for s in seats] == face_up
 

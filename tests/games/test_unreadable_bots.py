@@ -90,7 +90,7 @@ def hidden_decisions(ruleset_id: str) -> list[Decision]:
         def seen(table: Table, seat: int, body: dict[str, Any]) -> None:
             decision = ruleset.awaiting(table.rules)[seat]
             if decision in HIDDEN[ruleset_id]:
-                view = tables.view(ruleset, table, seat)
+                view = tables.plain_view(ruleset, table, seat)
                 rng = generator(seed, table.version, seat)  # the bot's own: its samples, then its draw
                 drawn = POLICIES[ruleset_id][kinds[seat]](view, rng)
                 assert kinds[seat] == "random" or mixing.draw(drawn, rng) == body  # (the random bot draws its own way)
@@ -116,7 +116,7 @@ def setups(kinds: list[str], seed: int, watch: Callable[[Table, int, dict[str, A
     while table.rules.phase == "setup" and table.status is tables.Status.IN_PROGRESS:
         for seat in sorted(MOBSTERS.awaiting(table.rules)):
             rng = generator(seed, table.version, seat)
-            body = bots[kinds[seat]](tables.view(MOBSTERS, table, seat), rng)
+            body = bots[kinds[seat]](tables.plain_view(MOBSTERS, table, seat), rng)
             watch(table, seat, body)
             table = apply(MOBSTERS, table, tables.play(MOBSTERS, table, seat, move_of(body)))
 
@@ -249,7 +249,7 @@ def phase_ratio(table: Table, seat: int, kinds: frozenset[Kind], rng: random.Ran
         and (table.rules.phase, table.rules.turn) == (phase, turn)
         and MOBSTERS.awaiting(table.rules).get(seat) == phase
     ):
-        view = tables.view(MOBSTERS, table, seat)
+        view = tables.plain_view(MOBSTERS, table, seat)
         unheld = policy(without(view, kinds), rng)
         move = mixing.draw(unheld, rng)
         chance_with = chance_of(policy(view, rng), move)
@@ -284,7 +284,7 @@ def test_no_phase_of_a_mobsters_turn_tells_much_of_what_the_hand_lacks() -> None
     ratios: dict[tuple[str, frozenset[Kind]], list[float]] = defaultdict(list)
     rng = random.Random(3)
     for table, seat in starts:
-        view = tables.view(MOBSTERS, table, seat)
+        view = tables.plain_view(MOBSTERS, table, seat)
         for kinds in STAGES[table.rules.phase]:
             if plays_a(view, kinds):
                 ratios[(table.rules.phase, kinds)].append(phase_ratio(table, seat, kinds, rng))

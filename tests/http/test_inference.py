@@ -159,7 +159,7 @@ def house_choices(game: dict[str, Any]) -> list[tuple[str, int, int, dict[str, A
         command = envelope.command or {}
         if command.get("name") == "move" and command.get("by") in ("bot", "deadline"):
             past = fold(ruleset, None, game["truth"][: envelope.version - 1])
-            view = tables.view(ruleset, past, command["seat"])
+            view = tables.plain_view(ruleset, past, command["seat"])
             choices.append((command["by"], envelope.version - 1, command["seat"], view, command["move"]))
     return choices
 

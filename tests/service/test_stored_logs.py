@@ -36,7 +36,7 @@ def played(ruleset_id: str, options: dict[str, Any], seed: int, moves: int) -> l
         if not owed or game.table.status is tables.Status.FINISHED:
             break
         seat = min(owed)
-        move = random_bot(tables.view(ruleset, game.table, seat), rng)
+        move = random_bot(tables.plain_view(ruleset, game.table, seat), rng)
         events = tables.play(ruleset, game.table, seat, ruleset.parse_move(move))
         decision = seal(ruleset, game, events, MakeMove(seat=seat, move=move), seat, "")
         envelopes += decision.envelopes

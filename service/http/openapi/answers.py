@@ -68,7 +68,7 @@ def move(services: Services, game: Game, seat: int, token: str | None = None) ->
     """A move of the seat, as its random bot would choose it: by its token's holder, or by the house."""
     table = game.table
     caller = Caller(token=token) if token else Caller(seat=seat, by="bot")
-    view = tables.view(RULESET, table, seat, house=token is None)
+    view = tables.plain_view(RULESET, table, seat, house=token is None)
     body = random_bot(view, random.Random(f"{SEED}:{table.version}:{seat}"))
     return play.make_move(services, game.game_id, caller, body)
 

@@ -426,65 +426,10 @@ def event_item(event_type: str, payload: str, doc: str) -> Schema:
     }
 
 
-def commands() -> dict[str, Schema]:
-    """The commands that cause events (events/commands.py), told apart by `name`."""
-
-    def command(name: str, doc: str, optional: tuple[str, ...] = (), **fields: Schema) -> Schema:
-        required = ["name", *(f for f in fields if f not in optional)]
-        properties = {"name": {"type": "string", "enum": [name]}, **fields}
-        return {
-            "description": doc,
-            "type": "object",
-            "properties": properties,
-            "required": required,
-            "additionalProperties": False,
-        }
-
-    seat: Schema = {"type": "integer"}
-    found = {
-        "CreateCommand": command("create", "A game was created."),
-        "JoinCommand": command(
-            "join",
-            "Someone took an open seat: `player` is the name taken, `player_id` the registered player, if one did.",
-            ("player_id",),
-            player={"type": "string"},
-            player_id={"type": "string"},
-        ),
-        "MoveCommand": command(
-            "move",
-            "A seat moved: by its player, or `by` the house (a bot, or a random move at a deadline).",
-            ("by",),
-            seat={"type": "integer"},
-            move=ref("Move"),
-            by={"type": "string", "enum": ["bot", "deadline"]},
-        ),
-        "LeaveCommand": command("leave", "A seat's holder left a game that had not started.", seat=seat),
-        "ResignCommand": command("resign", "A seat resigned: the random bot plays it to the end.", seat=seat),
-        "AbortCommand": command(
-            "abort",
-            "The game was called off before it started, by a seat named at creation or by the creating player.",
-            ("seat", "player_id"),
-            seat=seat,
-            player_id={"type": "string"},
-        ),
-        "RematchCommand": command(
-            "rematch", "A seat asked for a rematch: `game_id` is the new game's.", seat=seat, game_id={"type": "string"}
-        ),
-        "TimeoutCommand": command(
-            "timeout",
-            "A wait's time ran out (the game's own rule, e.g. the aiming window).",
-            wait_since={"type": "integer"},
-        ),
-        "TallyCommand": command("tally", "The final tally was recorded."),
-    }
-    names = {schema["properties"]["name"]["enum"][0]: name for name, schema in found.items()}
-    return {**found, "Command": {"description": "The command that caused a batch of events.", **one_of(names, "name")}}
-
-
 def service_components(typed: dict[str, Schema]) -> dict[str, Schema]:
     """What the service adds around the games' own schemas: the envelope of each event type with `Event`,
     the union of them all, the commands, and a new game's answer with its seat tokens (`CreatedGame`)."""
-    components = commands()
+    components = game_schema.commands()
     events: dict[str, str] = {}
     sources = [(None, TABLE_EVENTS), *((r, r.events) for r in RULESETS.values())]
     for ruleset, event_types in sources:
