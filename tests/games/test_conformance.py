@@ -202,7 +202,7 @@ def test_move_type_finds_every_move_by_its_tag(ruleset: Ruleset[Any]) -> None:
 
 
 GAME_MODULES = ("state", "events", "moves", "legality", "rules", "evolve", "views", "bots", "catalogue")
-"""The modules every game package has, so that a reader who knows one game knows all (STYLE.md)."""
+"""The modules every game package has, so that a reader who knows one game knows all (docs/ARCHITECTURE.md)."""
 
 
 def game_package(ruleset: Ruleset[Any]) -> ModuleType:
