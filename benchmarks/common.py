@@ -32,6 +32,10 @@ SERVICE_APP = "service.wsgi:app"
 BASELINE_APP = "benchmarks.baseline:create_app()"
 RATE_LIMIT = "100000000 per minute"
 """The service's rate limit during a benchmark: high enough never to answer 429."""
+GAMES_HELD = 10**9
+"""The unfinished games a benchmark's one address may hold: its clients start games without end."""
+ADMISSION_S = 10**9
+"""How far behind the house may be before new games wait: no worker runs the tallies a benchmark's games queue."""
 
 
 def cpu_model() -> str:
@@ -93,7 +97,14 @@ def own_redis(fsync: str = "always") -> Iterator[RedisServer]:
 
 def service_config(redis_url: str, port: int, workers: int = 2) -> Config:
     return dataclasses.replace(
-        Config(), redis_url=redis_url, port=port, host="127.0.0.1", workers=workers, rate_limit=RATE_LIMIT
+        Config(),
+        redis_url=redis_url,
+        port=port,
+        host="127.0.0.1",
+        workers=workers,
+        rate_limit=RATE_LIMIT,
+        games_per_address=GAMES_HELD,
+        admission_s=ADMISSION_S,
     )
 
 
@@ -118,15 +129,24 @@ def service_env(config: Config) -> dict[str, str]:
 
 
 class Gunicorn:
-    """gunicorn started with the service's own arguments (`gunicorn_args(config)`), serving `app`."""
+    """gunicorn started with the service's own arguments (`gunicorn_args(config)`), serving `app`; or, given another
+    checkout of the service (`checkout`, with its own `.venv`), that checkout's `syndicate serve`, which runs gunicorn
+    with that code's own arguments: the service as it was at another commit, served the same way."""
 
-    def __init__(self, config: Config, app: str = SERVICE_APP) -> None:
+    def __init__(self, config: Config, app: str = SERVICE_APP, checkout: Path | None = None) -> None:
         self.config = config
+        self.checkout = checkout
         self.args = [app if a == SERVICE_APP else a for a in gunicorn_args(config)]
         if app not in self.args:
             raise RuntimeError(f"gunicorn_args no longer names {SERVICE_APP}: {self.args}")
         self.log_path = Path(tempfile.gettempdir()) / f"syndicate-bench-gunicorn-{config.port}.log"
         self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def command(self) -> list[str]:
+        if self.checkout is not None:
+            return [str(self.checkout / ".venv" / "bin" / "syndicate"), "serve"]
+        return [sys.executable, "-m", "gunicorn", *self.args]
 
     @property
     def url(self) -> str:
@@ -135,11 +155,12 @@ class Gunicorn:
     def start(self, ready_path: str = "/livez", timeout_s: float = 30.0) -> Gunicorn:
         log = self.log_path.open("wb")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", *self.args],
+            self.command,
             env=service_env(self.config),
             stdout=log,
             stderr=log,
             start_new_session=True,
+            cwd=self.checkout,
         )
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:

@@ -13,11 +13,17 @@ the version they were last answered. A move counts when answered 200; anything e
 connection, is an error, and that game is abandoned.
 
     .venv/bin/python -m benchmarks.http_load --clients 8 --duration 10 --rounds 3
+
+With `--against DIR`, a third target alternates with them: the service as another checkout of it serves it (its
+own `.venv`, made by `make install` there; its own `syndicate serve`), so a change is measured against the code it
+changed, in the same run: `git worktree add ../before <commit> && make -C ../before install`, then
+`--against ../before`.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import multiprocessing
@@ -25,6 +31,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import redis
@@ -235,11 +242,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--rounds", type=int, default=env_int("BENCH_HTTP_ROUNDS", 3), help="rounds per target")
     parser.add_argument("--warmup", type=float, default=env_float("BENCH_HTTP_WARMUP", 2), help="seconds each")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers for each target")
+    parser.add_argument("--against", type=Path, help="another checkout of the service, served as a third target")
     args = parser.parse_args(argv)
+    kinds = ["baseline", "service", *(["against"] if args.against else [])]
     print("== HTTP side by side: the service against the bare baseline, the same load, alternating", flush=True)
     say_command(
         "benchmarks.http_load",
-        ["--clients", str(args.clients), "--duration", f"{args.duration:g}", "--rounds", str(args.rounds)],
+        ["--clients", str(args.clients), "--duration", f"{args.duration:g}", "--rounds", str(args.rounds)]
+        + (["--against", str(args.against)] if args.against else []),
     )
     with own_redis("always") as server:
         print(machine(redis.Redis.from_url(server.url)))
@@ -250,26 +260,31 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             f"SYNDICATE_RATE_LIMIT={RATE_LIMIT!r}",
             flush=True,
         )
-        service = Gunicorn(service_config(server.url, free_port(), args.workers))
-        baseline = Gunicorn(service_config(server.url, free_port(), args.workers), app=BASELINE_APP)
-        print(f"service:  gunicorn {' '.join(service.args)}")
-        print(f"baseline: gunicorn {' '.join(baseline.args)}")
-        with service, baseline:
-            ports = {"service": service.config.port, "baseline": baseline.config.port}
+        targets = {
+            "service": Gunicorn(service_config(server.url, free_port(), args.workers)),
+            "baseline": Gunicorn(service_config(server.url, free_port(), args.workers), app=BASELINE_APP),
+        }
+        if args.against:
+            targets["against"] = Gunicorn(service_config(server.url, free_port(), args.workers), checkout=args.against)
+        for kind, target in targets.items():
+            print(f"{kind + ':':<9} {' '.join(target.command)}")
+        with contextlib.ExitStack() as serving:
+            ports = {kind: serving.enter_context(target).config.port for kind, target in targets.items()}
+            plays = {"baseline": "baseline", "service": "service", "against": "service"}
             if args.warmup > 0:
-                for kind in ("baseline", "service"):
-                    drive(kind, ports[kind], args.clients, args.warmup)
-            rounds: dict[str, list[RoundResult]] = {"baseline": [], "service": []}
+                for kind in kinds:
+                    drive(plays[kind], ports[kind], args.clients, args.warmup)
+            rounds: dict[str, list[RoundResult]] = {kind: [] for kind in kinds}
             print(f"{'round':<6} {HEADER}")
             for number in range(1, args.rounds + 1):
-                for kind in ("baseline", "service"):
-                    result = drive(kind, ports[kind], args.clients, args.duration)
+                for kind in kinds:
+                    result = drive(plays[kind], ports[kind], args.clients, args.duration, label=kind)
                     rounds[kind].append(result)
                     print(f"{number:<6} {describe(result)}", flush=True)
     summary = {kind: summarise(results) for kind, results in rounds.items()}
     print(f"median of {args.rounds} rounds each:")
     print(HEADER)
-    for kind in ("baseline", "service"):
+    for kind in kinds:
         s = summary[kind]
         print(f"{kind:<9} {s['rate']:>9.0f} {s['p50']:>8.2f} {s['p99']:>8.2f} {s['errors']:>7} {s['moves']:>8}")
     b, s = summary["baseline"], summary["service"]
@@ -277,6 +292,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         f"service/baseline: throughput {ratio(s['rate'], b['rate'])}, p50 {ratio(s['p50'], b['p50'])}, "
         f"p99 {ratio(s['p99'], b['p99'])}"
     )
+    if args.against:
+        a = summary["against"]
+        print(
+            f"service/against: throughput {ratio(s['rate'], a['rate'])}, p50 {ratio(s['p50'], a['p50'])}, "
+            f"p99 {ratio(s['p99'], a['p99'])}; against/baseline: throughput {ratio(a['rate'], b['rate'])}, "
+            f"p99 {ratio(a['p99'], b['p99'])}"
+        )
     for kind, results in rounds.items():
         errors = [e for r in results for e in r.first_errors]
         if errors:
