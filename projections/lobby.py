@@ -7,6 +7,7 @@ from __future__ import annotations
 import secrets
 import threading
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
@@ -118,15 +119,8 @@ return 0
 """
 
 
-class RedisLobby:
-    """`table_of`: a game's table from its log, to write again an entry that an older service wrote without a
-    field the lobby shows now (a read model is rebuilt from the logs, and this one also entry by entry)."""
-
-    def __init__(self, client: redis.Redis, table_of: Callable[[str], Table[Any] | None] | None = None) -> None:
-        self.redis = client
-        self.table_of = table_of
-        self._write = client.register_script(_WRITE)
-        self._release = client.register_script(_RELEASE)
+class Entries(ABC):
+    """What both lobbies do with a change they are fed: write the game's entry as of it."""
 
     def fed_by(self, change: Change) -> bool:
         return shows_a_change(change.before, change.after)
@@ -138,10 +132,25 @@ class RedisLobby:
     def rebuild(self) -> Applying:
         return Applying(self)
 
+    @abstractmethod
+    def project(self, table: Table[Any]) -> None:
+        """Write the game's entry as of this table, unless a later one is there."""
+
+
+class RedisLobby(Entries):
+    """`table_of`: a game's table from its log, to write again an entry that an older service wrote without a
+    field the lobby shows now (a read model is rebuilt from the logs, and this one also entry by entry)."""
+
+    def __init__(self, client: redis.Redis, table_of: Callable[[str], Table[Any] | None] | None = None) -> None:
+        self.redis = client
+        self.table_of = table_of
+        self._write = client.register_script(_WRITE)
+        self._release = client.register_script(_RELEASE)
+
     def drop(self) -> int:
         return drop(self.redis, PATTERNS)
 
-    def project(self, table: Table[Any], pipe: redis.client.Pipeline | None = None) -> None:
+    def project(self, table: Table[Any]) -> None:
         status, ruleset = str(table.status), table.ruleset
         fresh = [index_key(s, r) for s in ("*", status) for r in ("*", ruleset)]
         stale = [index_key(s, r) for s in STATUSES if s != status for r in ("*", ruleset)]
@@ -149,7 +158,6 @@ class RedisLobby:
         self._write(
             keys=[game_key(table.game_id), active_key(), *fresh, *stale],
             args=[table.version, msgspec.json.encode(entry(table)), created, table.game_id, int(is_active(table))],
-            client=pipe,
         )
 
     def page(self, status: str | None, ruleset: str | None, offset: int, limit: int) -> tuple[int, list[dict]]:
@@ -200,7 +208,7 @@ class RedisLobby:
         return [game_id.decode() for game_id in self.redis.zrange(active_key(), 0, -1)]
 
 
-class MemoryLobby:
+class MemoryLobby(Entries):
     """The lobby in memory, for the use cases' tests without Redis: the same entries, orders and lock."""
 
     def __init__(self) -> None:
@@ -208,16 +216,6 @@ class MemoryLobby:
         """game id -> the version its entry shows, its creation time, the entry, whether it is active"""
         self._guard = threading.Lock()
         self._locks: dict[tuple[str, int], threading.Lock] = {}
-
-    def fed_by(self, change: Change) -> bool:
-        return shows_a_change(change.before, change.after)
-
-    def apply(self, change: Change) -> Sequence[Notice]:
-        self.project(change.after)
-        return ()
-
-    def rebuild(self) -> Applying:
-        return Applying(self)
 
     def drop(self) -> int:
         with self._guard:

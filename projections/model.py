@@ -10,7 +10,7 @@ from nothing). Two kinds, by where they live:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -72,10 +72,14 @@ class ReadModel(Protocol):
         """Delete what the model keeps (the logs stay); how many keys went."""
 
 
+class Applies(Protocol):
+    def apply(self, change: Change) -> Sequence[Notice]: ...
+
+
 class Applying:
     """The rebuild of a model whose `apply` is its rebuild too: each game's last change applied as it comes."""
 
-    def __init__(self, model: ReadModel) -> None:
+    def __init__(self, model: Applies) -> None:
         self.model = model
 
     def add(self, change: Change) -> None:
@@ -83,11 +87,3 @@ class Applying:
 
     def finish(self) -> None:
         return None
-
-
-def every(changes: Iterable[Change], model: ReadModel) -> None:
-    """Rebuild a model from these changes (a test's, or a rebuild's)."""
-    rebuild = model.rebuild()
-    for change in changes:
-        rebuild.add(change)
-    rebuild.finish()

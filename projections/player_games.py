@@ -4,6 +4,7 @@ who sits where; kept under the player's hash tag."""
 from __future__ import annotations
 
 import threading
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Protocol
@@ -38,12 +39,22 @@ def created_at(table: Table[Any]) -> float:
     return datetime.fromisoformat(table.created_at).timestamp() if table.created_at else 0
 
 
-class RedisPlayerGames:
-    def __init__(self, client: redis.Redis) -> None:
-        self.redis = client
+class Seated(ABC):
+    """What both stores of the players' games do with a change: note who holds a seat in it now, and who left."""
 
     def fed_by(self, change: Change) -> bool:
         return shows_a_change(change.before, change.after)
+
+    def rebuild(self) -> Applying:
+        return Applying(self)
+
+    @abstractmethod
+    def apply(self, change: Change) -> Sequence[Notice]: ...
+
+
+class RedisPlayerGames(Seated):
+    def __init__(self, client: redis.Redis) -> None:
+        self.redis = client
 
     def apply(self, change: Change) -> Sequence[Notice]:
         """Added when seated, removed when it left."""
@@ -54,9 +65,6 @@ class RedisPlayerGames:
             self.redis.zrem(key(player), after.game_id)
         return ()
 
-    def rebuild(self) -> Applying:
-        return Applying(self)
-
     def drop(self) -> int:
         return drop(self.redis, PATTERNS)
 
@@ -65,13 +73,10 @@ class RedisPlayerGames:
         return [g.decode() for g in self.redis.zrevrange(key(player), 0, -1)]  # type: ignore[union-attr]
 
 
-class MemoryPlayerGames:
+class MemoryPlayerGames(Seated):
     def __init__(self) -> None:
         self._games: dict[str, dict[str, float]] = {}
         self._guard = threading.Lock()
-
-    def fed_by(self, change: Change) -> bool:
-        return shows_a_change(change.before, change.after)
 
     def apply(self, change: Change) -> Sequence[Notice]:
         after = change.after
@@ -81,9 +86,6 @@ class MemoryPlayerGames:
             for player in seated(change.before) - seated(after):
                 self._games.get(player, {}).pop(after.game_id, None)
         return ()
-
-    def rebuild(self) -> Applying:
-        return Applying(self)
 
     def drop(self) -> int:
         with self._guard:

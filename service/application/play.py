@@ -23,6 +23,7 @@ from service.application.callers import Caller, player_of, seat_of
 from service.application.errors import ConflictError, InvalidRequestError, InvalidTokenError
 from service.application.execute import Acted, Idempotent, create, execute
 from service.application.offered import ruleset_named
+from service.application.queries import moved_by
 from service.application.redaction import feed_item
 from service.application.services import Services
 
@@ -36,19 +37,6 @@ class Answer(msgspec.Struct):
     game: msgspec.Raw
 
 
-class _Seated(msgspec.Struct):
-    seat: int
-
-
-class _Shown(msgspec.Struct):
-    version: int
-    you: _Seated
-
-
-class _Answered(msgspec.Struct):
-    game: _Shown
-
-
 @dataclass(frozen=True)
 class Moved:
     """What a move answers: the game's version after it, the mover's seat, and the answer's JSON (`Answer`), as kept
@@ -60,8 +48,9 @@ class Moved:
 
     @classmethod
     def of(cls, document: bytes) -> Moved:
-        shown = msgspec.json.decode(document, type=_Answered).game
-        return cls(shown.version, shown.you.seat, document)
+        version, seat = moved_by(document)
+        assert seat is not None, "a move is a seat's"
+        return cls(version, seat, document)
 
 
 class NoMatchError(Exception):
