@@ -16,7 +16,7 @@ import msgspec
 from events.repository import Decision, Game
 from games import table as tables
 from games.commands import Command, CreateGame, JoinGame, MakeMove, Setup
-from games.table import SetupError, Status
+from games.table import SetupError, SetupRefusal, Status
 from players.state import Player
 from service.application import admission
 from service.application.callers import Caller, player_of, seat_of
@@ -73,7 +73,7 @@ def seat_list(seats: list[dict[str, Any]], creator: Player | None) -> list[table
     if any(s.get("player") for s in seats) and creator is None:
         raise InvalidTokenError('a seat {"player": "me"} needs the creator\'s player token')
     if sum(1 for s in seats if s.get("player")) > 1:
-        raise SetupError("invalid_seats", 'a player takes one seat of a game: {"player": "me"} appears once')
+        raise SetupError(SetupRefusal.INVALID_SEATS, 'a player takes one seat of a game: {"player": "me"} appears once')
     if creator is None:
         return [tables.Seat(name=s.get("name"), bot=s.get("bot")) for s in seats]
     mine = tables.Seat(name=creator.name, player=creator.player_id)
