@@ -45,7 +45,10 @@ class Refusal(StrEnum):
 
 
 class RuleError(Exception):
-    """Something the rules refuse. `code` is stable and reaches clients unchanged."""
+    """Something the rules refuse. `code` is stable and reaches clients unchanged; `title` names the kind of
+    refusal, for people."""
+
+    title: ClassVar[str]
 
     def __init__(self, code: Refusal, detail: str) -> None:
         super().__init__(detail)
@@ -55,6 +58,8 @@ class RuleError(Exception):
 
 class IllegalMoveError(RuleError):
     """A move (or join, or timeout) the rules refuse now."""
+
+    title = "Move not allowed"
 
 
 class FormatRefusal(Refusal):
@@ -66,6 +71,8 @@ class FormatRefusal(Refusal):
 
 class MoveFormatError(RuleError):
     """A body that is no move of the game: an unknown type, an unknown field, a field of the wrong type."""
+
+    title = "Not a move of this game"
 
     def __init__(self, code: FormatRefusal, detail: str) -> None:
         super().__init__(code, detail)

@@ -56,6 +56,8 @@ class SetupRefusal(Refusal):
 class SetupError(RuleError):
     """A game that cannot be created as asked (seat count, options)."""
 
+    title = "Game cannot be created"
+
     def __init__(self, code: SetupRefusal, detail: str) -> None:
         super().__init__(code, detail)
 

@@ -26,10 +26,17 @@ def codes_in_the_code() -> set[str]:
     for path in [*ROOT.joinpath("games").rglob("*.py"), *ROOT.joinpath("service").rglob("*.py")]:
         found |= set(LITERAL_CODE.findall(path.read_text()))
     found |= {f"not_{phase}_phase" for phase in PHASE_OF.values()}  # Mobsters spells these with an f-string
-    found |= {*gunicorn_worker.CODES.values(), gunicorn_worker.MALFORMED_REQUEST}  # what gunicorn refuses
+    found |= set(gunicorn_worker.CODES.values())  # what gunicorn refuses
     from service.application import errors
+    from service.http import errors as http_errors
+    from service.http.errors import HttpError
 
     found |= {cls.code for cls in vars(errors).values() if isinstance(cls, type) and hasattr(cls, "code")}
+    found |= {
+        cls.code
+        for cls in vars(http_errors).values()
+        if isinstance(cls, type) and issubclass(cls, HttpError) and cls is not HttpError
+    }
     return found
 
 

@@ -20,7 +20,7 @@ from games.table import SetupError, SetupRefusal, Status
 from players.state import Player
 from service.application import admission
 from service.application.callers import Caller, player_of, seat_of
-from service.application.errors import ConflictError, InvalidRequestError, InvalidTokenError
+from service.application.errors import InvalidRequestError, InvalidTokenError, PublicRandomnessNotAcceptedError
 from service.application.execute import Acted, Idempotent, create, execute
 from service.application.offered import ruleset_named
 from service.application.redaction import feed_item
@@ -157,10 +157,9 @@ def join_game(
             raise NoMatchError(game_id)
         waiting = game.table.status is Status.WAITING
         if waiting and tables.randomness(game.table) == "public" and not accepts_public_randomness:
-            raise ConflictError(
+            raise PublicRandomnessNotAcceptedError(
                 "this game's creator chose its seed, so it can compute every hand and draw: join with "
-                '"accept_public_randomness": true to play it anyway (it is not rated)',
-                code="public_randomness_not_accepted",
+                '"accept_public_randomness": true to play it anyway (it is not rated)'
             )
         return JoinGame(player=shown, player_id=player.player_id if player else None)
 

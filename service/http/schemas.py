@@ -67,7 +67,7 @@ class SeatSpecSchema(Schema):
 
 
 class CreateGameSchema(Schema):
-    # The enum is documented, not validated here: an unknown ruleset is 422 `unknown_ruleset` (service/games.py).
+    # The enum is documented, not validated here: an unknown ruleset is UnknownRulesetError (`ruleset_named`).
     ruleset = fields.String(required=True, metadata={"enum": sorted(RULESETS), "example": "twelve-gangsters"})
     seats = fields.List(fields.Nested(SeatSpecSchema), required=True, validate=validate.Length(1, 12))
     options = fields.Dict(

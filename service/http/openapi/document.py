@@ -29,9 +29,9 @@ from games import schema as game_schema
 from games.registry import RULESETS
 from games.schema import Schema, merge, one_of, prefix, ref
 from games.table import TABLE_EVENTS
-from service.application.errors import RateLimitedError
 from service.config import DEFAULT_RATE_LIMIT
 from service.http import schemas, telemetry
+from service.http.errors import RateLimitedError
 from service.http.openapi.answers import answers
 from service.http.parsing import INTEGER
 from service.http.problems import NOT_REPLICATED_RETRY_AFTER_S, RETRY_AFTER_S
