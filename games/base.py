@@ -33,7 +33,7 @@ class Refusal(StrEnum):
     """A code the rules refuse with, declared once with when it is given. Each table of them is a subclass whose
     members read `NAME = "code", "when"`: a game's own (its Ruleset's `refusals`), the table's (games/table.py,
     games/lifecycle.py), a move body's (`FormatRefusal`). A RuleError takes one, so the rules raise no code that is
-    not declared."""
+    not declared, and the API lists them all (service/http/codes.py)."""
 
     when: str
 

@@ -1,6 +1,6 @@
 """HTTP's own errors: what is wrong with a request as HTTP sends it (its framing, its body's type and syntax, a
 header, its rate), each answered with a status of its own; and the codes of what werkzeug and gunicorn refuse
-themselves. The application's errors are service/application/errors.py.
+themselves. The application's errors are service/application/errors.py; service/http/codes.py lists them all.
 
 Light on purpose: gunicorn's master loads the worker class (service/ops/gunicorn_worker.py), which names these."""
 
