@@ -109,8 +109,7 @@ class ProblemApi(Api):
             self.DEFAULT_RESPONSE_CONTENT_TYPE = default_type
         # Every refusal has its status declared (service/http/openapi/document.py): what is left is a fault of ours.
         self.spec.components.responses_lazy[self.DEFAULT_ERROR_RESPONSE_NAME]["description"] = (
-            "A fault of the service, a bug (500 `internal_error`): a move may not have landed, so retry it with the"
-            " same `Idempotency-Key`. Every refusal has its own status above."
+            f"Not a refusal (every refusal has its own status above): `{INTERNAL_ERROR.code}`, {INTERNAL_ERROR.when}."
         )
 
     def _register_error_handlers(self) -> None:
