@@ -174,8 +174,8 @@ PROBLEMS: dict[int, tuple[str, str, dict[str, Any]]] = {
     ),
     422: (
         "UnprocessableEntity",
-        "The request does not fit, and nothing changed: a field of the wrong type or missing is `invalid_request`,"
-        " with `errors` (field → messages).",
+        "The request does not fit, and nothing changed: a field of the wrong type or missing is"
+        f" `{InvalidRequestError.code}`, with `errors` (field → messages).",
         example(
             code_of(InvalidRequestError),
             'the request does not fit the schema: {"json": {"seats": ["Missing data for required field."]}}',
