@@ -14,7 +14,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar
+from enum import StrEnum
+from typing import Annotated, Any, ClassVar, Generic, Literal, Self, TypeVar
 
 import msgspec
 from msgspec import Meta
@@ -28,10 +29,28 @@ Viewer = int | Literal["spectator", "everyone"]
 """Who looks: a seat number, a spectator (no seat), or everyone (a finished game, an auditor)."""
 
 
-class RuleError(Exception):
-    """Something the rules refuse. `code` is stable and reaches clients unchanged."""
+class Refusal(StrEnum):
+    """A code the rules refuse with, declared once with when it is given. Each table of them is a subclass whose
+    members read `NAME = "code", "when"`: a game's own (its Ruleset's `refusals`), the table's (games/table.py,
+    games/lifecycle.py), a move body's (`FormatRefusal`). A RuleError takes one, so the rules raise no code that is
+    not declared, and the API lists them all (service/http/codes.py)."""
 
-    def __init__(self, code: str, detail: str) -> None:
+    when: str
+
+    def __new__(cls, code: str, when: str) -> Self:
+        member = str.__new__(cls, code)
+        member._value_ = code
+        member.when = when
+        return member
+
+
+class RuleError(Exception):
+    """Something the rules refuse. `code` is stable and reaches clients unchanged; `title` names the kind of
+    refusal, for people."""
+
+    title: ClassVar[str]
+
+    def __init__(self, code: Refusal, detail: str) -> None:
         super().__init__(detail)
         self.code = code
         self.detail = detail
@@ -40,9 +59,23 @@ class RuleError(Exception):
 class IllegalMoveError(RuleError):
     """A move (or join, or timeout) the rules refuse now."""
 
+    title = "Move not allowed"
+
+
+class FormatRefusal(Refusal):
+    """What is wrong with a body that is no move of the game."""
+
+    INVALID_REQUEST = "invalid_request", "a move of a type the game does not take, or a field of the wrong type"
+    UNKNOWN_FIELD = "unknown_field", "a move with a field its type does not take"
+
 
 class MoveFormatError(RuleError):
     """A body that is no move of the game: an unknown type, an unknown field, a field of the wrong type."""
+
+    title = "Not a move of this game"
+
+    def __init__(self, code: FormatRefusal, detail: str) -> None:
+        super().__init__(code, detail)
 
 
 class Event(msgspec.Struct, frozen=True, kw_only=True):
@@ -83,7 +116,7 @@ class Move(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
 
 # --- what every game's legality and `evolve` are made of --------------------------------------------------------
 
-Problem = tuple[str, str]
+Problem = tuple[Refusal, str]
 """What the rules find wrong with a move: the (code, detail) of the IllegalMoveError it is refused with."""
 
 
@@ -275,6 +308,8 @@ class Ruleset(Generic[S]):
     - `legal_moves(state, seat)`: every move the seat may make now.
     - `is_over(state)`, `result(state)`: the end and the final tally.
     - `decisions`: every decision `awaiting` may name (the OpenAPI document lists them).
+    - `refusals`: the codes of the game's own refusals (`legal_moves` leaves out the moves it would refuse), each
+      with when it is given; it refuses with the table's too (games/table.py `TableRefusal`).
     - `state_view`, `you_view`: the msgspec Structs `view` and `you` build, so they are what the views show.
       games/schema.py turns them into JSON Schema; the conformance tests check every view against it.
     - `secret_fields`: the payload field of each event type that only the event's seat (and EVERYONE)
@@ -316,6 +351,7 @@ class Ruleset(Generic[S]):
     is_over: Callable[[S], bool]
     result: Callable[[S], Result]
     decisions: tuple[str, ...]
+    refusals: type[Refusal]
     state_view: type[msgspec.Struct]
     you_view: type[msgspec.Struct]
     secret_fields: Mapping[type[Event], str] = field(default_factory=dict)
@@ -339,13 +375,14 @@ class Ruleset(Generic[S]):
         if move_type is None:
             names = ", ".join(str(m.__struct_config__.tag) for m in self.moves)
             raise MoveFormatError(
-                "invalid_request", f"unknown move type {body.get('type')!r}; {self.id} takes: {names}"
+                FormatRefusal.INVALID_REQUEST, f"unknown move type {body.get('type')!r}; {self.id} takes: {names}"
             )
         unknown = sorted(set(body) - {"type", *move_type.__struct_fields__})
         if strict and unknown:
             takes = ", ".join(move_type.__struct_fields__) or "no other field"
-            raise MoveFormatError("unknown_field", f"{body['type']!r} takes no field {unknown[0]!r}; it takes: {takes}")
+            detail = f"{body['type']!r} takes no field {unknown[0]!r}; it takes: {takes}"
+            raise MoveFormatError(FormatRefusal.UNKNOWN_FIELD, detail)
         try:
             return msgspec.convert(body, move_type)
         except msgspec.ValidationError as error:
-            raise MoveFormatError("invalid_request", f"invalid move: {error}") from None
+            raise MoveFormatError(FormatRefusal.INVALID_REQUEST, f"invalid move: {error}") from None

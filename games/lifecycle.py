@@ -9,27 +9,35 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.base import Event, IllegalMoveError
-from games.table import GameAborted, RematchCreated, Seat, SeatLeft, SeatResigned, Status, Table
+from games.base import Event, IllegalMoveError, Refusal
+from games.table import GameAborted, RematchCreated, Seat, SeatLeft, SeatResigned, Status, Table, TableRefusal
+
+
+class LifecycleRefusal(Refusal):
+    """What a table's life refuses beyond the table's own refusals."""
+
+    ALREADY_RESIGNED = "already_resigned", "a second resignation of a seat"
+    NOT_CREATOR = "not_creator", "an abort by anyone but the creator"
+    REMATCH_EXISTS = "rematch_exists", "the game has its rematch already"
 
 
 def _not_over(table: Table[Any]) -> None:
     if table.status is Status.ABORTED:
-        raise IllegalMoveError("game_aborted", "this game was aborted")
+        raise IllegalMoveError(TableRefusal.GAME_ABORTED, "this game was aborted")
     if table.status is Status.FINISHED:
-        raise IllegalMoveError("game_finished", "the game is over")
+        raise IllegalMoveError(TableRefusal.GAME_FINISHED, "the game is over")
 
 
 def _held(table: Table[Any], seat: int) -> None:
     if not 0 <= seat < len(table.seats) or table.seats[seat].name is None:
-        raise IllegalMoveError("no_such_seat", "no player holds this seat")
+        raise IllegalMoveError(TableRefusal.NO_SUCH_SEAT, "no player holds this seat")
 
 
 def leave(table: Table[Any], seat: int) -> list[Event]:
     """A seat's holder leaves a game that has not started: the seat opens again."""
     _not_over(table)
     if table.status is not Status.WAITING:
-        raise IllegalMoveError("game_already_started", "the game has started: resign instead")
+        raise IllegalMoveError(TableRefusal.GAME_ALREADY_STARTED, "the game has started: resign instead")
     _held(table, seat)
     return [SeatLeft(seat=seat)]
 
@@ -38,10 +46,10 @@ def resign(table: Table[Any], seat: int) -> list[Event]:
     """A seat gives up during play: from now on the random bot plays it."""
     _not_over(table)
     if table.status is not Status.IN_PROGRESS:
-        raise IllegalMoveError("game_not_started", "the game has not started: leave it instead")
+        raise IllegalMoveError(TableRefusal.GAME_NOT_STARTED, "the game has not started: leave it instead")
     _held(table, seat)
     if seat in table.resigned:
-        raise IllegalMoveError("already_resigned", "this seat has resigned already")
+        raise IllegalMoveError(LifecycleRefusal.ALREADY_RESIGNED, "this seat has resigned already")
     return [SeatResigned(seat=seat)]
 
 
@@ -50,21 +58,21 @@ def abort(table: Table[Any], seat: int | None, player: str | None) -> list[Event
     (whose token the creator was handed) and held by it still."""
     _not_over(table)
     if table.status is not Status.WAITING:
-        raise IllegalMoveError("game_already_started", "a game that has started is played out (or resigned)")
+        raise IllegalMoveError(TableRefusal.GAME_ALREADY_STARTED, "a game that has started is played out (or resigned)")
     by_player = player is not None and player == table.creator
     if not by_player and seat not in table.founders:
-        raise IllegalMoveError("not_creator", "only the game's creator may abort it")
+        raise IllegalMoveError(LifecycleRefusal.NOT_CREATOR, "only the game's creator may abort it")
     return [GameAborted(seat=seat, player=player if by_player else None)]
 
 
 def rematch(table: Table[Any], seat: int, game_id: str) -> list[Event]:
     """A seat of a finished game asks for a rematch: the new game's id, recorded once."""
     if table.status is Status.ABORTED:
-        raise IllegalMoveError("game_aborted", "this game was aborted: create a new one")
+        raise IllegalMoveError(TableRefusal.GAME_ABORTED, "this game was aborted: create a new one")
     if table.status is not Status.FINISHED:
-        raise IllegalMoveError("game_not_finished", "a rematch follows a finished game")
+        raise IllegalMoveError(TableRefusal.GAME_NOT_FINISHED, "a rematch follows a finished game")
     if table.rematch is not None:
-        raise IllegalMoveError("rematch_exists", f"this game's rematch is game {table.rematch}")
+        raise IllegalMoveError(LifecycleRefusal.REMATCH_EXISTS, f"this game's rematch is game {table.rematch}")
     _held(table, seat)
     return [RematchCreated(game_id=game_id, seat=seat)]
 

@@ -17,7 +17,7 @@ from typing import Annotated, Any, Generic, Literal, TypeVar
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
-from games.base import EVERYONE, Event, IllegalMoveError, Move, Option, Result, RuleError, Ruleset, Viewer
+from games.base import EVERYONE, Event, IllegalMoveError, Move, Option, Refusal, Result, RuleError, Ruleset, Viewer
 
 S = TypeVar("S")
 
@@ -29,8 +29,37 @@ class Status(StrEnum):
     ABORTED = "aborted"
 
 
+class TableRefusal(Refusal):
+    """What the table refuses, whatever the game (a game's own rules refuse with these too)."""
+
+    GAME_NOT_STARTED = "game_not_started", "a seat is still open"
+    GAME_ALREADY_STARTED = "game_already_started", "the game has started: no seat to join or leave, nothing to abort"
+    GAME_FINISHED = "game_finished", "the game is over"
+    GAME_NOT_FINISHED = "game_not_finished", "the game is still under way: it has no rematch yet"
+    GAME_ABORTED = "game_aborted", "the game was aborted"
+    NO_SUCH_SEAT = "no_such_seat", "a seat number the table does not have, or one nobody holds"
+    ALREADY_SEATED = "already_seated", "the player holds a seat of this game already"
+    SEAT_RESERVED = "seat_reserved", "the open seats are kept for the players a rematch invited"
+    SEAT_RESIGNED = "seat_resigned", "a move of a seat that resigned"
+    WAIT_OVER = "wait_over", "a deadline for a wait that has ended (the house's own commands)"
+
+
+class SetupRefusal(Refusal):
+    """Why a game cannot be created as asked."""
+
+    INVALID_SEAT_COUNT = "invalid_seat_count", "more or fewer seats than the game takes"
+    UNKNOWN_BOT = "unknown_bot", "a bot kind the game does not have"
+    INVALID_OPTION = "invalid_option", "an option the game does not take, or a value it does not take"
+    INVALID_SEATS = "invalid_seats", 'a seat `{"player": "me"}` more than once'
+
+
 class SetupError(RuleError):
     """A game that cannot be created as asked (seat count, options)."""
+
+    title = "Game cannot be created"
+
+    def __init__(self, code: SetupRefusal, detail: str) -> None:
+        super().__init__(code, detail)
 
 
 class Seat(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -209,13 +238,13 @@ def create(
     The seed, salt and creation time come from outside the rules and are recorded as facts."""
     if not ruleset.min_seats <= len(seats) <= ruleset.max_seats:
         raise SetupError(
-            "invalid_seat_count",
+            SetupRefusal.INVALID_SEAT_COUNT,
             f"{ruleset.name} takes {ruleset.min_seats} to {ruleset.max_seats} seats, not {len(seats)}",
         )
     kinds = bot_kinds(ruleset)
     unknown = next((s.bot for s in seats if s.bot is not None and s.bot not in kinds), None)
     if unknown is not None:
-        raise SetupError("unknown_bot", f"{ruleset.name} has no {unknown!r} bot; it has {sorted(kinds)}")
+        raise SetupError(SetupRefusal.UNKNOWN_BOT, f"{ruleset.name} has no {unknown!r} bot; it has {sorted(kinds)}")
     resolved = resolve_options(ruleset, options, len(seats))
     created = GameCreated(
         game_id=game_id,
@@ -256,19 +285,19 @@ def resolve_options(ruleset: Ruleset[Any], options: Mapping[str, Any], seats: in
     known = options_of(ruleset)
     unknown = sorted(set(options) - set(known))
     if unknown:
-        raise SetupError("invalid_option", f"unknown option {unknown[0]!r} for {ruleset.id}")
+        raise SetupError(SetupRefusal.INVALID_OPTION, f"unknown option {unknown[0]!r} for {ruleset.id}")
     resolved: dict[str, Any] = {}
     for name, spec in known.items():
         value = options.get(name, spec.default)
         if value is not None:
             if spec.kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-                raise SetupError("invalid_option", f"option {name!r} must be an integer")
+                raise SetupError(SetupRefusal.INVALID_OPTION, f"option {name!r} must be an integer")
             if spec.kind is bool and not isinstance(value, bool):
-                raise SetupError("invalid_option", f"option {name!r} must be true or false")
+                raise SetupError(SetupRefusal.INVALID_OPTION, f"option {name!r} must be true or false")
             maximum = seats - 1 if spec.names_a_seat else spec.maximum
             minimum = 0 if spec.names_a_seat else spec.minimum
             if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
-                raise SetupError("invalid_option", f"option {name!r} must be from {minimum} to {maximum}")
+                raise SetupError(SetupRefusal.INVALID_OPTION, f"option {name!r} must be from {minimum} to {maximum}")
         resolved[name] = value
     return resolved
 
@@ -276,14 +305,14 @@ def resolve_options(ruleset: Ruleset[Any], options: Mapping[str, Any], seats: in
 def join(ruleset: Ruleset[Any], table: Table[Any], name: str, player: str | None = None) -> list[Event]:
     """A newcomer takes the first open seat; the game starts when no seat is left open."""
     if table.status is Status.ABORTED:
-        raise IllegalMoveError("game_aborted", "this game was aborted")
+        raise IllegalMoveError(TableRefusal.GAME_ABORTED, "this game was aborted")
     if table.status is not Status.WAITING:
-        raise IllegalMoveError("game_already_started", "this game has no open seat left")
+        raise IllegalMoveError(TableRefusal.GAME_ALREADY_STARTED, "this game has no open seat left")
     if player is not None and any(s.player == player for s in table.seats):
-        raise IllegalMoveError("already_seated", "this player already holds a seat in this game")
+        raise IllegalMoveError(TableRefusal.ALREADY_SEATED, "this player already holds a seat in this game")
     free = [i for i, s in enumerate(table.seats) if s.takes(player)]
     if not free:
-        raise IllegalMoveError("seat_reserved", "the open seats are kept for the players invited to them")
+        raise IllegalMoveError(TableRefusal.SEAT_RESERVED, "the open seats are kept for the players invited to them")
     kept = [i for i in free if table.seats[i].invited is not None]
     seat = (kept or free)[0]  # an invited player takes the seat kept for it
     joined = SeatJoined(seat=seat, name=name, player=player)
@@ -294,15 +323,15 @@ def play(ruleset: Ruleset[Any], table: Table[Any], seat: int, move: Move, by: st
     """The events a seat's move produces at this table; `by` names the house when it moves for the seat
     (a resigned seat is the house's to play)."""
     if table.status is Status.WAITING:
-        raise IllegalMoveError("game_not_started", "the game starts when every seat is taken")
+        raise IllegalMoveError(TableRefusal.GAME_NOT_STARTED, "the game starts when every seat is taken")
     if table.status is Status.ABORTED:
-        raise IllegalMoveError("game_aborted", "this game was aborted")
+        raise IllegalMoveError(TableRefusal.GAME_ABORTED, "this game was aborted")
     if table.status is Status.FINISHED:
-        raise IllegalMoveError("game_finished", "the game is over")
+        raise IllegalMoveError(TableRefusal.GAME_FINISHED, "the game is over")
     if not 0 <= seat < len(table.seats):
-        raise IllegalMoveError("no_such_seat", f"this game has seats 0 to {len(table.seats) - 1}")
+        raise IllegalMoveError(TableRefusal.NO_SUCH_SEAT, f"this game has seats 0 to {len(table.seats) - 1}")
     if seat in table.resigned and by is None:
-        raise IllegalMoveError("seat_resigned", "this seat resigned: the random bot plays it to the end")
+        raise IllegalMoveError(TableRefusal.SEAT_RESIGNED, "this seat resigned: the random bot plays it to the end")
     return ruleset.decide(table.rules, seat, move, rng_at(table))
 
 
@@ -329,14 +358,14 @@ def timeout(ruleset: Ruleset[Any], table: Table[Any], wait_since: int) -> list[E
     """What being late means for the wait that began at `wait_since`, by the game's own rules;
     None when the game has its random bot decide for each awaited seat instead."""
     if table.status is not Status.IN_PROGRESS or table.wait_since != wait_since:
-        raise IllegalMoveError("wait_over", "the game is no longer waiting on that decision")
+        raise IllegalMoveError(TableRefusal.WAIT_OVER, "the game is no longer waiting on that decision")
     return ruleset.timeout(table.rules, rng_at(table))
 
 
 def tally(ruleset: Ruleset[Any], table: Table[Any]) -> list[Event]:
     """The final tally of a finished game, once: a tallied game needs nothing more."""
     if table.status is not Status.FINISHED:
-        raise IllegalMoveError("game_not_finished", "the game has not finished yet")
+        raise IllegalMoveError(TableRefusal.GAME_NOT_FINISHED, "the game has not finished yet")
     return [] if table.tallied else [GameTallied(result=ruleset.result(table.rules))]
 
 

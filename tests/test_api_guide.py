@@ -1,5 +1,6 @@
 """The client developers' guide (docs/api.md) keeps up with the code: every route, move type, event type and
-error code the service can answer is in it."""
+error code the service can answer is in it, each code with its status as the registry declares it
+(service/http/codes.py)."""
 
 from __future__ import annotations
 
@@ -8,34 +9,53 @@ from pathlib import Path
 
 from flask import Flask
 
-from games.mobsters.legality import PHASE_OF
 from games.registry import RULESETS
 from games.table import TABLE_EVENTS
-from service.http.problems import HTTP_CODES
-from service.ops import gunicorn_worker
+from service.http.codes import RULES, SERVICE
 
 ROOT = Path(__file__).parents[1]
 GUIDE = (ROOT / "docs" / "api.md").read_text()
 
-LITERAL_CODE = re.compile(r"""(?:return\s+\(?|Error\(\s*|code=)"([a-z][a-z_]+)",""")
-"""How the code names a refusal: `return "code", "detail"`, `SomeError("code", …)`, `…Error(…, code="code")`."""
+REQUEST_AND_SERVICE = "**Request and service codes**"
 
 
-def codes_in_the_code() -> set[str]:
-    found = set(HTTP_CODES.values())
-    for path in [*ROOT.joinpath("games").rglob("*.py"), *ROOT.joinpath("service").rglob("*.py")]:
-        found |= set(LITERAL_CODE.findall(path.read_text()))
-    found |= {f"not_{phase}_phase" for phase in PHASE_OF.values()}  # Mobsters spells these with an f-string
-    found |= {*gunicorn_worker.CODES.values(), gunicorn_worker.MALFORMED_REQUEST}  # what gunicorn refuses
-    from service.application import errors
+def error_tables() -> dict[str, list[list[str]]]:
+    """The tables of the guide's section "Errors", each by the line that leads it, as rows of cells (the header and
+    its rule left out)."""
+    section = GUIDE.split("\n## Errors\n", 1)[1].split("\n## ", 1)[0]
+    tables: dict[str, list[list[str]]] = {}
+    lead = ""
+    for line in section.splitlines():
+        if line.startswith("|"):
+            cells = [cell.strip() for cell in line.strip("|").split("|")]
+            if cells[0] not in ("status", "code") and not set(cells[0]) <= {"-"}:
+                tables.setdefault(lead, []).append(cells)
+        elif line.strip():
+            lead = line.strip()
+    return tables
 
-    found |= {cls.code for cls in vars(errors).values() if isinstance(cls, type) and hasattr(cls, "code")}
-    return found
+
+def codes_in(cell: str) -> set[str]:
+    return set(re.findall(r"`([a-z_]+)`", cell))
 
 
-def test_the_guide_names_every_error_code() -> None:
-    missing = sorted(code for code in codes_in_the_code() if f"`{code}`" not in GUIDE)
-    assert not missing, f"docs/api.md does not explain {missing}"
+def test_the_guide_tells_every_request_and_service_code_with_its_status() -> None:
+    told = {(code, int(row[0])) for row in error_tables()[REQUEST_AND_SERVICE] for code in codes_in(row[1])}
+    declared = {(str(code.code), code.status) for code in SERVICE}
+    assert sorted(declared - told) == [], "docs/api.md does not tell these codes (or not with this status)"
+    assert sorted(told - declared) == [], "docs/api.md tells codes (or statuses) the service does not answer"
+
+
+def test_the_guide_tells_every_refusal_of_the_rules_under_whose_rules_they_are() -> None:
+    tables = error_tables()
+    for whose, codes in RULES.items():
+        leads = [lead for lead in tables if lead.lower().endswith(f"{whose.lower()}:")]
+        assert len(leads) == 1, f"docs/api.md has no table of the refusals of {whose}"
+        told = {code for row in tables[leads[0]] for code in codes_in(row[0])}
+        declared = {str(code.code) for code in codes}
+        assert sorted(told ^ declared) == [], f"docs/api.md's table of the refusals of {whose} is not theirs"
+    assert {code.status for codes in RULES.values() for code in codes} == {409}  # as the guide's heading says
+    assert len(tables) == 1 + len(RULES), "docs/api.md has an error table the registry does not know of"
 
 
 def test_the_guide_names_every_event_type_and_move_type() -> None:

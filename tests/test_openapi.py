@@ -20,6 +20,8 @@ from games.registry import RULESETS
 from games.schema import prefix, tag
 from service.config import Config
 from service.http.app import create_app
+from service.http.codes import CODES
+from service.http.openapi.document import PROBLEMS
 from service.ops.cli import openapi_yaml
 from tests.client import ApiClient, Table
 from tests.http.test_unavailable import needing_redis
@@ -135,6 +137,13 @@ def test_the_live_feeds_declare_their_query_and_last_event_id() -> None:
         item = document()["paths"][path]
         names = {p["name"] for p in item.get("parameters", []) + item["get"]["parameters"] if "name" in p}
         assert {"after", "ticket", "Last-Event-ID"} <= names, path
+
+
+def test_each_problem_status_tells_every_code_it_is_answered_with() -> None:
+    responses = document()["components"]["responses"]
+    for status, (name, *_) in PROBLEMS.items():
+        told = set(re.findall(r"^- `([a-z_]+)`: ", responses[name]["description"], re.MULTILINE))
+        assert told == {code.code for code in CODES if code.status == status}, status
 
 
 def test_every_post_may_refuse_a_body_it_does_not_take_and_no_other_method_does() -> None:

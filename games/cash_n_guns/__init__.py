@@ -49,7 +49,7 @@ from games.cash_n_guns.bots import smart_bot
 from games.cash_n_guns.catalogue import CATALOGUE
 from games.cash_n_guns.events import EVENTS
 from games.cash_n_guns.evolve import evolve
-from games.cash_n_guns.legality import legal_moves
+from games.cash_n_guns.legality import CashNGunsRefusal, legal_moves
 from games.cash_n_guns.moves import MOVES
 from games.cash_n_guns.state import State, initial_state
 
@@ -74,6 +74,7 @@ RULESET = Ruleset(
     is_over=rules.is_over,
     result=rules.result,
     decisions=rules.DECISIONS,
+    refusals=CashNGunsRefusal,
     state_view=views.StateView,
     you_view=views.You,
     secret_fields=views.SECRET_FIELDS,

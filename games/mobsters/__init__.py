@@ -81,7 +81,7 @@ from games.mobsters.bots import smart_bot
 from games.mobsters.catalogue import CATALOGUE
 from games.mobsters.events import EVENTS
 from games.mobsters.evolve import evolve
-from games.mobsters.legality import legal_moves
+from games.mobsters.legality import MobstersRefusal, legal_moves
 from games.mobsters.moves import MOVES
 from games.mobsters.state import State, initial_state
 
@@ -106,6 +106,7 @@ RULESET = Ruleset(
     is_over=rules.is_over,
     result=rules.result,
     decisions=rules.DECISIONS,
+    refusals=MobstersRefusal,
     state_view=views.StateView,
     you_view=views.You,
     secret_fields=views.SECRET_FIELDS,

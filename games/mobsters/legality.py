@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from games.base import Move, Problem, legal, refuse_if
+from games.base import Move, Problem, Refusal, legal, refuse_if
 from games.mobsters import moves as mv
 from games.mobsters.cards import Kind, kind
 from games.mobsters.state import (
@@ -32,6 +32,48 @@ from games.mobsters.state import (
     in_hand,
     located,
 )
+from games.table import TableRefusal
+
+
+class MobstersRefusal(Refusal):
+    """What Mobsters refuses (the table's refusals aside)."""
+
+    NOT_SETUP_PHASE = "not_setup_phase", "a setup decision after the first turn has begun"
+    SETUP_NOT_OVER = "setup_not_over", "a move of a turn before every seat has made its setup decision"
+    ALREADY_DECIDED = "already_decided", "a second setup decision, before they are revealed"
+    ALREADY_KEPT = "already_kept", "a setup decision after keeping your hand"
+    HAND_HAS_MOBSTER = "hand_has_mobster", "a redeal of a hand with a mobster in it (said to its seat alone)"
+    NOT_YOUR_TURN = "not_your_turn", "a move in another seat's turn"
+    NOT_DRAW_PHASE = "not_draw_phase", "a move of the Draw phase in another phase"
+    NOT_DISCARD_PHASE = "not_discard_phase", "a discard in another phase (one discards only over 10 cards)"
+    NOT_HIT_PHASE = "not_hit_phase", "a move of the Hit phase in another phase"
+    NOT_CRIME_PHASE = "not_crime_phase", "a move of the Crime phase in another phase"
+    NOT_COLLECTION_PHASE = "not_collection_phase", "a move of the Collection phase in another phase"
+    NOT_RECRUIT_PHASE = "not_recruit_phase", "a move of the Recruit phase in another phase"
+    NOT_LAW_PHASE = "not_law_phase", "a move of the Law phase in another phase"
+    MUST_DISCARD = "must_discard", "ending the phase while you hold over 10 cards: discard down to 10"
+    NO_CARDS = "no_cards", "a discard that names no card"
+    DUPLICATE_CARDS = "duplicate_cards", "a discard that names a card twice"
+    TOO_MANY_DISCARDS = "too_many_discards", "a discard below 10 cards"
+    AWAITING_REASSIGNMENT = "awaiting_reassignment", "a killed mobster's operations are being reassigned"
+    NO_REASSIGNMENT_PENDING = "no_reassignment_pending", "a reassignment when no operation waits for one"
+    NOT_YOUR_DECISION = "not_your_decision", "a reassignment of another seat's dead mobster's operations"
+    OPERATION_NOT_ORPHANED = "operation_not_orphaned", "a reassignment of an operation that does not wait for one"
+    CARD_NOT_IN_HAND = "card_not_in_hand", "a card you do not hold"
+    WRONG_CARD = "wrong_card", "a card of the wrong kind for the move"
+    NOT_YOUR_MOBSTER = "not_your_mobster", "the mobster that acts is not one of yours in play"
+    MOBSTER_NOT_IN_PLAY = "mobster_not_in_play", "a target mobster that is not in play"
+    MOBSTER_UNDER_LAW = "mobster_under_law", "the mobster that acts has a Law card on it"
+    ACTION_SPENT = "action_spent", "the mobster that acts has acted this turn"
+    TARGET_IS_YOURS = "target_is_yours", "a target of your own: it must be another seat's"
+    MOBSTER_HAS_OPERATIONS = "mobster_has_operations", "a petty crime by a mobster with an operation"
+    OPERATION_NOT_IN_PLAY = "operation_not_in_play", "an operation attached to no mobster"
+    OPERATION_NOT_HELD = "operation_not_held", "doubling the income of an operation the mobster does not hold"
+    OPERATION_NOT_AVAILABLE = "operation_not_available", "an operation neither in your hand nor on your mobsters"
+    OPERATION_ALREADY_HELD = "operation_already_held", "attaching an operation to the mobster that holds it"
+    LAW_NOT_ON_YOUR_MOBSTER = "law_not_on_your_mobster", "escaping or bribing away a Law card not on your mobsters"
+    NOT_ENOUGH_MONEY = "not_enough_money", "a purchase or a bribe that costs more than you have"
+
 
 PHASE_OF: dict[type[Move], Phase] = {
     mv.DrawExtra: Phase.DRAW,
@@ -50,6 +92,17 @@ PHASE_OF: dict[type[Move], Phase] = {
 }
 """The phase of the active seat's turn in which each move may be made."""
 
+OUT_OF_PHASE: dict[Phase, MobstersRefusal] = {
+    Phase.DRAW: MobstersRefusal.NOT_DRAW_PHASE,
+    Phase.DISCARD: MobstersRefusal.NOT_DISCARD_PHASE,
+    Phase.HIT: MobstersRefusal.NOT_HIT_PHASE,
+    Phase.CRIME: MobstersRefusal.NOT_CRIME_PHASE,
+    Phase.COLLECTION: MobstersRefusal.NOT_COLLECTION_PHASE,
+    Phase.RECRUIT: MobstersRefusal.NOT_RECRUIT_PHASE,
+    Phase.LAW: MobstersRefusal.NOT_LAW_PHASE,
+}
+"""The refusal of a move made in another phase than its own, by its own."""
+
 
 # --- what may be wrong: shared checks -------------------------------------------------------------------------------
 
@@ -57,9 +110,9 @@ PHASE_OF: dict[type[Move], Phase] = {
 def _card(state: State, seat: int, card: str, *kinds: Kind) -> Problem | None:
     """The card must be in the seat's hand, and of one of these kinds."""
     if card not in state.bosses[seat].hand:
-        return "card_not_in_hand", f"{card!r} is not in your hand"
+        return MobstersRefusal.CARD_NOT_IN_HAND, f"{card!r} is not in your hand"
     if kind(card) not in kinds:
-        return "wrong_card", f"{card!r} is not a {' or '.join(kinds)} card"
+        return MobstersRefusal.WRONG_CARD, f"{card!r} is not a {' or '.join(kinds)} card"
     return None
 
 
@@ -67,11 +120,11 @@ def _actor(state: State, seat: int, mobster: str) -> Problem | None:
     """The mobster must be the seat's, in play, free of Law cards, with its action unspent."""
     where = located(state, mobster)
     if where is None or where[0] != seat:
-        return "not_your_mobster", f"{mobster!r} is not one of your mobsters in play"
+        return MobstersRefusal.NOT_YOUR_MOBSTER, f"{mobster!r} is not one of your mobsters in play"
     if where[1].law:
-        return "mobster_under_law", f"{mobster!r} has a Law card on top of it and no action"
+        return MobstersRefusal.MOBSTER_UNDER_LAW, f"{mobster!r} has a Law card on top of it and no action"
     if where[1].deed is not None:
-        return "action_spent", f"{mobster!r} has no action left this turn"
+        return MobstersRefusal.ACTION_SPENT, f"{mobster!r} has no action left this turn"
     return None
 
 
@@ -79,22 +132,22 @@ def _rival(state: State, seat: int, mobster: str) -> Problem | None:
     """The target must be a mobster in play that another seat controls."""
     where = located(state, mobster)
     if where is None:
-        return "mobster_not_in_play", f"{mobster!r} is not in play"
+        return MobstersRefusal.MOBSTER_NOT_IN_PLAY, f"{mobster!r} is not in play"
     if where[0] == seat:
-        return "target_is_yours", "choose a mobster of another seat"
+        return MobstersRefusal.TARGET_IS_YOURS, "choose a mobster of another seat"
     return None
 
 
 def _money(state: State, seat: int, price: int) -> Problem | None:
     if state.bosses[seat].money < price:
-        return "not_enough_money", f"that costs ${price:,}"
+        return MobstersRefusal.NOT_ENOUGH_MONEY, f"that costs ${price:,}"
     return None
 
 
 def _own_law(state: State, seat: int, law: str) -> Problem | None:
     holder = holding(state, law, "law")
     if holder is None or holder[0] != seat:
-        return "law_not_on_your_mobster", f"{law!r} is not on one of your mobsters"
+        return MobstersRefusal.LAW_NOT_ON_YOUR_MOBSTER, f"{law!r} is not on one of your mobsters"
     return None
 
 
@@ -108,14 +161,14 @@ def _draw_extra(state: State, seat: int, move: mv.DrawExtra) -> Problem | None:
 def _discard(state: State, seat: int, move: mv.Discard) -> Problem | None:
     hand = state.bosses[seat].hand
     if not move.cards:
-        return "no_cards", "name at least one card to discard"
+        return MobstersRefusal.NO_CARDS, "name at least one card to discard"
     if len(set(move.cards)) < len(move.cards):
-        return "duplicate_cards", "name each card once"
+        return MobstersRefusal.DUPLICATE_CARDS, "name each card once"
     missing = [c for c in move.cards if c not in hand]
     if missing:
-        return "card_not_in_hand", f"{missing[0]!r} is not in your hand"
+        return MobstersRefusal.CARD_NOT_IN_HAND, f"{missing[0]!r} is not in your hand"
     if len(hand) - len(move.cards) < HAND_LIMIT:
-        return "too_many_discards", f"discard down to {HAND_LIMIT} cards, no further"
+        return MobstersRefusal.TOO_MANY_DISCARDS, f"discard down to {HAND_LIMIT} cards, no further"
     return None
 
 
@@ -129,9 +182,9 @@ def _rival_operation(state: State, seat: int, operation: str) -> Problem | None:
     """The operation must be attached to a mobster of another seat."""
     holder = holding(state, operation, "operations")
     if holder is None:
-        return "operation_not_in_play", f"{operation!r} is not attached to any mobster"
+        return MobstersRefusal.OPERATION_NOT_IN_PLAY, f"{operation!r} is not attached to any mobster"
     if holder[0] == seat:
-        return "target_is_yours", "destroy an operation of another seat"
+        return MobstersRefusal.TARGET_IS_YOURS, "destroy an operation of another seat"
     return None
 
 
@@ -157,22 +210,22 @@ def _member(state: State, mobster: str) -> Mobster:
 def _petty(state: State, seat: int, move: mv.PettyCrime) -> Problem | None:
     found = _actor(state, seat, move.mobster)
     if found is None and _member(state, move.mobster).operations:
-        return "mobster_has_operations", "only a mobster with no operation commits petty crimes"
+        return MobstersRefusal.MOBSTER_HAS_OPERATIONS, "only a mobster with no operation commits petty crimes"
     return found
 
 
 def _double(state: State, seat: int, move: mv.DoubleIncome) -> Problem | None:
     found = _actor(state, seat, move.mobster)
     if found is None and move.operation not in _member(state, move.mobster).operations:
-        return "operation_not_held", f"{move.mobster!r} does not hold {move.operation!r}"
+        return MobstersRefusal.OPERATION_NOT_HELD, f"{move.mobster!r} does not hold {move.operation!r}"
     return found
 
 
 def _charge(state: State, seat: int, move: mv.Charge) -> Problem | None:
     if not 0 <= move.target < state.seats:
-        return "no_such_seat", f"there is no seat {move.target}"
+        return TableRefusal.NO_SUCH_SEAT, f"there is no seat {move.target}"
     if move.target == seat:
-        return "target_is_yours", "play a Cost of Doing Business on an opponent"
+        return MobstersRefusal.TARGET_IS_YOURS, "play a Cost of Doing Business on an opponent"
     return _card(state, seat, move.card, Kind.COST)
 
 
@@ -183,9 +236,12 @@ def _attach(state: State, seat: int, move: mv.Attach) -> Problem | None:
         return found or _card(state, seat, move.operation, Kind.OPERATION)
     holder = holding(state, move.operation, "operations")
     if holder is None or holder[0] != seat:
-        return "operation_not_available", f"{move.operation!r} is neither in your hand nor on your mobsters"
+        return (
+            MobstersRefusal.OPERATION_NOT_AVAILABLE,
+            f"{move.operation!r} is neither in your hand nor on your mobsters",
+        )
     if holder[1].card == move.mobster:
-        return "operation_already_held", f"{move.mobster!r} already holds {move.operation!r}"
+        return MobstersRefusal.OPERATION_ALREADY_HELD, f"{move.mobster!r} already holds {move.operation!r}"
     return None
 
 
@@ -204,14 +260,14 @@ def _bribe(state: State, seat: int, move: mv.Bribe) -> Problem | None:
 def reassign_problem(state: State, seat: int, move: mv.Reassign) -> Problem | None:
     """Only the dead mobster's controller reassigns its operations, each to one of its own mobsters or none."""
     if state.orphaned_by is None:
-        return "no_reassignment_pending", "no dead mobster's operations are waiting"
+        return MobstersRefusal.NO_REASSIGNMENT_PENDING, "no dead mobster's operations are waiting"
     if seat != state.orphaned_by:
-        return "not_your_decision", f"seat {state.orphaned_by} reassigns its dead mobster's operations"
+        return MobstersRefusal.NOT_YOUR_DECISION, f"seat {state.orphaned_by} reassigns its dead mobster's operations"
     if move.operation not in state.orphans:
-        return "operation_not_orphaned", f"{move.operation!r} is not waiting for a new mobster"
+        return MobstersRefusal.OPERATION_NOT_ORPHANED, f"{move.operation!r} is not waiting for a new mobster"
     where = None if move.mobster is None else located(state, move.mobster)
     if move.mobster is not None and (where is None or where[0] != seat):
-        return "not_your_mobster", f"{move.mobster!r} is not one of your mobsters in play"
+        return MobstersRefusal.NOT_YOUR_MOBSTER, f"{move.mobster!r} is not one of your mobsters in play"
     return None
 
 
@@ -240,41 +296,51 @@ def _setup_problem(state: State, seat: int, move: Move) -> Problem | None:
     """Every seat decides (with `open_setup`, only a seat dealt no mobster); only a hand with no mobster is
     redealt. The details speak of the seat's own hand: only the seat is answered them."""
     if state.phase is not Phase.SETUP:
-        return "not_setup_phase", "the setup decisions are made before the first turn"
+        return MobstersRefusal.NOT_SETUP_PHASE, "the setup decisions are made before the first turn"
     boss = state.bosses[seat]
     if seat not in deciding(state) and boss.setup is not Setup.DONE and not state.open_setup:
-        return "already_decided", "your setup decision is made; it is revealed once every seat has decided"
+        return (
+            MobstersRefusal.ALREADY_DECIDED,
+            "your setup decision is made; it is revealed once every seat has decided",
+        )
     if seat not in deciding(state) and boss.setup is Setup.DONE:
-        return "already_kept", "you chose to keep your hand"
+        return MobstersRefusal.ALREADY_KEPT, "you chose to keep your hand"
     if has_mobster(boss.hand) and (isinstance(move, mv.Redeal) or state.open_setup):
-        return "hand_has_mobster", "only a hand with no mobster is redealt"
+        return MobstersRefusal.HAND_HAS_MOBSTER, "only a hand with no mobster is redealt"
     return None
 
 
 def _turn_problem(state: State, seat: int, move: Move) -> Problem | None:
     """The active seat's moves in its turn."""
     if state.phase is Phase.SETUP:
-        return "setup_not_over", "the first turn starts once every seat has made its setup decision"
+        return MobstersRefusal.SETUP_NOT_OVER, "the first turn starts once every seat has made its setup decision"
     if seat != state.active:
-        return "not_your_turn", f"it is seat {state.active}'s turn"
+        return MobstersRefusal.NOT_YOUR_TURN, f"it is seat {state.active}'s turn"
     if isinstance(move, mv.EndPhase):
-        return ("must_discard", f"discard down to {HAND_LIMIT} cards first") if state.phase is Phase.DISCARD else None
+        return (
+            (MobstersRefusal.MUST_DISCARD, f"discard down to {HAND_LIMIT} cards first")
+            if state.phase is Phase.DISCARD
+            else None
+        )
     phase = PHASE_OF[type(move)]
     if state.phase is not phase:
-        return f"not_{phase}_phase", f"the turn is in its {state.phase} phase"
+        return OUT_OF_PHASE[phase], f"the turn is in its {state.phase} phase"
     return CHECKS[type(move)](state, seat, move)
 
 
 def problem(state: State, seat: int, move: Move) -> Problem | None:
     """Why the seat may not make this move now, as (code, detail); None when it may."""
     if state.phase is Phase.OVER:
-        return "game_finished", "the game is over"
+        return TableRefusal.GAME_FINISHED, "the game is over"
     if not 0 <= seat < state.seats:
-        return "no_such_seat", f"there is no seat {seat}"
+        return TableRefusal.NO_SUCH_SEAT, f"there is no seat {seat}"
     if isinstance(move, mv.Reassign):
         return reassign_problem(state, seat, move)
     if state.orphaned_by is not None:
-        return "awaiting_reassignment", f"seat {state.orphaned_by} is reassigning its dead mobster's operations"
+        return (
+            MobstersRefusal.AWAITING_REASSIGNMENT,
+            f"seat {state.orphaned_by} is reassigning its dead mobster's operations",
+        )
     if isinstance(move, mv.Redeal | mv.KeepHand):
         return _setup_problem(state, seat, move)
     return _turn_problem(state, seat, move)

@@ -15,7 +15,7 @@ from games.twelve_gangsters.bots import smart_bot
 from games.twelve_gangsters.catalogue import CATALOGUE
 from games.twelve_gangsters.events import EVENTS
 from games.twelve_gangsters.evolve import evolve
-from games.twelve_gangsters.legality import legal_moves
+from games.twelve_gangsters.legality import TwelveGangstersRefusal, legal_moves
 from games.twelve_gangsters.moves import MOVES
 from games.twelve_gangsters.state import MAX_SEATS, MIN_SEATS, State, initial_state
 
@@ -40,6 +40,7 @@ RULESET = Ruleset(
     is_over=rules.is_over,
     result=rules.result,
     decisions=rules.DECISIONS,
+    refusals=TwelveGangstersRefusal,
     state_view=views.StateView,
     you_view=views.You,
     secret_fields=views.SECRET_FIELDS,

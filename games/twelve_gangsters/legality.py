@@ -7,21 +7,30 @@ API, `decide` and the bots never disagree.
 
 from __future__ import annotations
 
-from games.base import Move, Problem, legal, refuse_if
+from games.base import Move, Problem, Refusal, legal, refuse_if
+from games.table import TableRefusal
 from games.twelve_gangsters.moves import Play
 from games.twelve_gangsters.state import State
+
+
+class TwelveGangstersRefusal(Refusal):
+    """What 12 Gangsters refuses (the table's refusals aside)."""
+
+    UNKNOWN_MOVE = "unknown_move", "a move other than `play`"
+    ALREADY_PLAYED = "already_played", "you have chosen your gangster this round"
+    CARD_NOT_IN_HAND = "card_not_in_hand", "not a gangster you still hold"
 
 
 def problem(state: State, seat: int, move: Move) -> Problem | None:
     """Why the seat may not make this move now, as (code, detail); None when it may."""
     if not isinstance(move, Play):
-        return "unknown_move", "12 Gangsters takes one move: play"
+        return TwelveGangstersRefusal.UNKNOWN_MOVE, "12 Gangsters takes one move: play"
     if state.round > state.rounds:
-        return "game_finished", "the game is over"
+        return TableRefusal.GAME_FINISHED, "the game is over"
     if state.chosen[seat] is not None:
-        return "already_played", "you have already chosen your gangster for this round"
+        return TwelveGangstersRefusal.ALREADY_PLAYED, "you have already chosen your gangster for this round"
     if move.card not in state.hands[seat]:
-        return "card_not_in_hand", f"gangster {move.card} is not in your hand"
+        return TwelveGangstersRefusal.CARD_NOT_IN_HAND, f"gangster {move.card} is not in your hand"
     return None
 
 

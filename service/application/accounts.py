@@ -11,7 +11,15 @@ from events.player_store import Claim, StalePlayerError
 from players.events import Entry, PlayerRegistered, PlayerTokenIssued, PlayerTokenRevoked
 from players.state import Player, token_matches
 from service.application import tokens
-from service.application.errors import ConflictError, InvalidTokenError, NotFoundError
+from service.application.errors import (
+    ConcurrentModificationError,
+    InvalidTokenError,
+    NameConfusableError,
+    NameTakenError,
+    PlayerNotFoundError,
+    TokenNotFoundError,
+    TooManyTokensError,
+)
 from service.application.services import Services
 
 MAX_TOKENS = 20
@@ -30,15 +38,15 @@ def _issue(services: Services, player: Player, at: str) -> tuple[Entry, str, str
 
 
 def register_player(services: Services, name: str) -> tuple[Player, str, str]:
-    """A new player with its first token (handed out once); 409 `name_taken` for a name held already,
-    `name_confusable` for one that looks like a name held (which is not told)."""
+    """A new player with its first token (handed out once); NameTakenError for a name held already,
+    NameConfusableError for one that looks like a name held (which is not told)."""
     player_id = services.entropy.hex(8)
     claim = services.players.claim_name(name, player_id)
     if claim is Claim.NAME_HELD:
-        raise ConflictError(f"the name {name!r} is taken (names are unique whatever their case)", code="name_taken")
+        raise NameTakenError(f"the name {name!r} is taken (names are unique whatever their case)")
     if claim is Claim.LOOKALIKE_HELD:
         detail = f"the name {name!r} looks like a name a player holds (names are compared as they look, across scripts)"
-        raise ConflictError(detail, code="name_confusable")
+        raise NameConfusableError(detail)
     at = services.clock()
     registered = Entry(version=1, event=PlayerRegistered(player_id=player_id, name=name), at=at)
     blank = Player(player_id=player_id, name=name, created_at=at, version=1)
@@ -47,7 +55,7 @@ def register_player(services: Services, name: str) -> tuple[Player, str, str]:
 
 
 def authenticate(services: Services, token: str) -> Player:
-    """The player a token belongs to; 401 `invalid_token` for a token unknown or revoked."""
+    """The player a token belongs to; InvalidTokenError for a token unknown or revoked."""
     player_id, token_id, _ = token.split(".", 2)
     player = services.players.get(player_id) if tokens.GAME_ID.fullmatch(player_id) else None
     if player is None or not token_matches(player, token_id, tokens.digest(token)):
@@ -70,28 +78,28 @@ def token_lives(services: Services, player_id: str, token_id: str) -> bool:
 def issue_token(services: Services, player: Player) -> tuple[str, str]:
     """Another token for the player: its id and the token, handed out once."""
     if len(player.tokens) >= MAX_TOKENS:
-        raise ConflictError(f"a player holds at most {MAX_TOKENS} tokens: revoke one first", code="too_many_tokens")
+        raise TooManyTokensError(f"a player holds at most {MAX_TOKENS} tokens: revoke one first")
     event, token_id, token = _issue(services, player, services.clock())
     try:
         services.players.commit(player, [event])
     except StalePlayerError:
-        raise ConflictError("the player changed meanwhile; try again", code="concurrent_modification") from None
+        raise ConcurrentModificationError("the player changed meanwhile; try again") from None
     return token_id, token
 
 
 def revoke_token(services: Services, player: Player, token_id: str) -> None:
     """Revoke one of the player's tokens (the one in use too): it opens nothing from now on."""
     if token_id not in player.tokens:
-        raise NotFoundError(f"the player has no live token {token_id!r}", "token_not_found")
+        raise TokenNotFoundError(f"the player has no live token {token_id!r}")
     event = Entry(version=player.version + 1, event=PlayerTokenRevoked(token_id=token_id), at=services.clock())
     try:
         services.players.commit(player, [event])
     except StalePlayerError:
-        raise ConflictError("the player changed meanwhile; try again", code="concurrent_modification") from None
+        raise ConcurrentModificationError("the player changed meanwhile; try again") from None
 
 
 def player_by_id(services: Services, player_id: str) -> Player:
     player = services.players.get(player_id) if tokens.GAME_ID.fullmatch(player_id) else None
     if player is None:
-        raise NotFoundError(f"no player {player_id!r}", "player_not_found")
+        raise PlayerNotFoundError(f"no player {player_id!r}")
     return player

@@ -2,9 +2,10 @@
 control on new games while the job queue is deeper than the workers can serve.
 
 A client is a player (by its id) or, for anonymous requests, an address: it holds the games it created or took a
-seat in, until each is finished or aborted. New games are refused (503 with `Retry-After`) while the work queued
-ahead of their first job would take the workers more than `Limits.admission_s` seconds at their pace of the last
-seconds (never assumed slower than `Limits.min_pace`, so that an idle queue with no pace measured yet admits).
+seat in, until each is finished or aborted. New games are refused (OverloadedError, which says when to come back)
+while the work queued ahead of their first job would take the workers more than `Limits.admission_s` seconds at
+their pace of the last seconds (never assumed slower than `Limits.min_pace`, so that an idle queue with no pace
+measured yet admits).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import redis
 
 from events import keys
 from projections.lobby import Lobby
-from service.application.errors import ConflictError, OverloadedError
+from service.application.errors import OverloadedError, TooManyGamesError
 from service.application.ports import Holdings, JobQueue
 
 DONE = {"finished", "aborted"}
@@ -86,21 +87,18 @@ def limit_of(limits: Limits, holder: str) -> int:
 
 
 def check_holdings(holdings: Holdings, limits: Limits, holder: str | None) -> None:
-    """ConflictError (409 `too_many_games`) if the client holds as many unfinished games as it may."""
+    """TooManyGamesError if the client holds as many unfinished games as it may."""
     if holder is None:
         return
     limit = limit_of(limits, holder)
     if holdings.unfinished(holder) >= limit:
         who = "a player" if holder.startswith("player:") else "one address"
-        raise ConflictError(
-            f"{who} may hold {limit} unfinished games at most: finish, resign or abort one first",
-            code="too_many_games",
-        )
+        raise TooManyGamesError(f"{who} may hold {limit} unfinished games at most: finish, resign or abort one first")
 
 
 def admit(jobs: JobQueue, limits: Limits, all_bots: bool, now: float | None = None) -> None:
-    """OverloadedError (503 with `Retry-After`) if a new game's jobs would wait behind more work than the workers do
-    in `admission_s` seconds."""
+    """OverloadedError, with the seconds to wait, if a new game's jobs would wait behind more work than the workers
+    do in `admission_s` seconds."""
     now = time.time() if now is None else now
     depth = jobs.depth(all_bots)
     if depth == 0:
@@ -111,5 +109,5 @@ def admit(jobs: JobQueue, limits: Limits, all_bots: bool, now: float | None = No
         retry = max(1, math.ceil(wait_s - limits.admission_s))
         raise OverloadedError(
             f"the house is {wait_s:.0f} s behind with the games under way; create this one in {retry} s",
-            headers={"Retry-After": str(retry)},
+            retry_after_s=retry,
         )

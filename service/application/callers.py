@@ -59,7 +59,7 @@ def player_of(services: Services, token: str | None) -> Player | None:
 
 def account_of(services: Services, token: str | None) -> Player | None:
     """The player a new game or a join acts for: None without a token. These take only a live player token
-    (a seat token belongs to its own game): any other is 401 `invalid_token`, never ignored."""
+    (a seat token belongs to its own game): any other is InvalidTokenError, never ignored."""
     if token is None:
         return None
     if not accounts.is_player_token(token):

@@ -3,16 +3,17 @@ lands first. Every use case that changes a game says only who asks and what; thi
 move, a join, a leave, a deadline or a tally:
 
 1. load the game as it stands (with the first answer kept for an idempotent request);
-2. authorise: the caller's seat, on the game as loaded (401 for a token of no seat);
+2. authorise: the caller's seat, on the game as loaded (InvalidTokenError for a token of no seat);
 3. an idempotent request answered before gets its first answer again;
-4. the command, as the rules will read it (a move's body parsed: 422 for one that is no move);
+4. the command, as the rules will read it (a move's body parsed: MoveFormatError for one that is no move);
 5. a move only: a wait overdue by the game's own timing rule is closed first; a move decided again is decided
-   within the wait it was sent in (409 `game_moved_on`); `If-Match` names the version it is meant for (412);
+   within the wait it was sent in (else GameMovedOnError); the version the caller names, if any, is the game's (else
+   VersionMismatchError);
 6. decide, by the command table (games/commands.py); no events: nothing to do;
 7. seal the events into envelopes chained by hash, render the game's documents (every view, the result), and hand
    out the seat tokens the events call for (voiding those of seats left);
-8. save it all in one step: another decision landed first → again, up to MAX_ATTEMPTS (412 under If-Match); a
-   first answer found under the request's key → that answer;
+8. save it all in one step: another decision landed first → again, up to MAX_ATTEMPTS (VersionMismatchError if the
+   caller named a version); a first answer found under the request's key → that answer;
 9. tell the followers (read models, job queue, metrics); also of a decision whose replicas did not confirm it in
    time, which stands on the master all the same (followers are idempotent).
 
@@ -39,7 +40,12 @@ from games.commands import CloseWait, Command, CreateGame, decide
 from games.table import GameCreated, Seat, SeatJoined, SeatLeft
 from projections.views import VIEWS, field_of
 from service.application import tokens
-from service.application.errors import ConflictError, GameMovedOnError, IdempotencyKeyReusedError, VersionMismatchError
+from service.application.errors import (
+    ConcurrentModificationError,
+    GameMovedOnError,
+    IdempotencyKeyReusedError,
+    VersionMismatchError,
+)
 from service.application.services import Services
 
 MAX_ATTEMPTS = 5
@@ -246,8 +252,8 @@ def no_seat(game: Game) -> None:
     return None
 
 
-def too_busy() -> ConflictError:
-    return ConflictError("the game is too busy; try again", code="concurrent_modification")
+def too_busy() -> ConcurrentModificationError:
+    return ConcurrentModificationError("the game is too busy; try again")
 
 
 def seconds_between(earlier: str, later: str) -> float:

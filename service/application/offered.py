@@ -13,8 +13,8 @@ from service.application.errors import RulesetNotFoundError, UnknownRulesetError
 
 
 def ruleset_named(ruleset_id: str, in_path: bool = False) -> Ruleset[Any]:
-    """The ruleset of this id; for one of none, UnknownRulesetError (named in a body or a query: 422
-    `unknown_ruleset`), or RulesetNotFoundError (named by a path: 404 `ruleset_not_found`)."""
+    """The ruleset of this id; for one of none, UnknownRulesetError (named in a body or a query) or
+    RulesetNotFoundError (named by a path): the one lookup of a ruleset a caller names."""
     ruleset = RULESETS.get(ruleset_id)
     if ruleset is None:
         refused = RulesetNotFoundError if in_path else UnknownRulesetError

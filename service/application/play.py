@@ -16,11 +16,11 @@ import msgspec
 from events.repository import Decision, Game
 from games import table as tables
 from games.commands import Command, CreateGame, JoinGame, MakeMove, Setup
-from games.table import SetupError, Status
+from games.table import SetupError, SetupRefusal, Status
 from players.state import Player
 from service.application import admission
 from service.application.callers import Caller, player_of, seat_of
-from service.application.errors import ConflictError, InvalidRequestError, InvalidTokenError
+from service.application.errors import InvalidRequestError, InvalidTokenError, PublicRandomnessNotAcceptedError
 from service.application.execute import Acted, Idempotent, create, execute
 from service.application.offered import ruleset_named
 from service.application.queries import moved_by
@@ -62,7 +62,7 @@ def seat_list(seats: list[dict[str, Any]], creator: Player | None) -> list[table
     if any(s.get("player") for s in seats) and creator is None:
         raise InvalidTokenError('a seat {"player": "me"} needs the creator\'s player token')
     if sum(1 for s in seats if s.get("player")) > 1:
-        raise SetupError("invalid_seats", 'a player takes one seat of a game: {"player": "me"} appears once')
+        raise SetupError(SetupRefusal.INVALID_SEATS, 'a player takes one seat of a game: {"player": "me"} appears once')
     if creator is None:
         return [tables.Seat(name=s.get("name"), bot=s.get("bot")) for s in seats]
     mine = tables.Seat(name=creator.name, player=creator.player_id)
@@ -146,10 +146,9 @@ def join_game(
             raise NoMatchError(game_id)
         waiting = game.table.status is Status.WAITING
         if waiting and tables.randomness(game.table) == "public" and not accepts_public_randomness:
-            raise ConflictError(
+            raise PublicRandomnessNotAcceptedError(
                 "this game's creator chose its seed, so it can compute every hand and draw: join with "
-                '"accept_public_randomness": true to play it anyway (it is not rated)',
-                code="public_randomness_not_accepted",
+                '"accept_public_randomness": true to play it anyway (it is not rated)'
             )
         return JoinGame(player=shown, player_id=player.player_id if player else None)
 

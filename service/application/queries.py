@@ -23,7 +23,7 @@ from projections.views import encode
 from service.application import accounts, tokens
 from service.application.audit import Report, audit_log, check_live
 from service.application.callers import seat_of
-from service.application.errors import ConflictError, InvalidTokenError, NotFoundError
+from service.application.errors import GameAbortedError, GameNotFinishedError, InvalidTokenError, VersionNotFoundError
 from service.application.offered import ruleset_named
 from service.application.redaction import feed_item, viewer_of
 from service.application.services import Services
@@ -87,9 +87,9 @@ def result(services: Services, game_id: str) -> bytes:
         return stored
     game = services.repository.get(game_id)
     if game.table.status is Status.ABORTED:
-        raise ConflictError("this game was aborted: it has no result", code="game_aborted")
+        raise GameAbortedError("this game was aborted: it has no result")
     if game.table.status is not Status.FINISHED:
-        raise ConflictError("the game has not finished yet", code="game_not_finished")
+        raise GameNotFinishedError("the game has not finished yet")
     catch_up(services, game)
     return encode(result_of(game.ruleset, game.table))
 
@@ -134,7 +134,7 @@ def state_at(services: Services, game: Game, version: int, seat: int | None) -> 
     """The caller's view as it was at `version` (time travel); hidden then is hidden now, unless the game
     has since finished."""
     if not 1 <= version <= game.version:
-        raise NotFoundError(f"game {game.game_id} has versions 1 to {game.version}", "version_not_found")
+        raise VersionNotFoundError(f"game {game.game_id} has versions 1 to {game.version}")
     past = services.repository.at(game, version)
     viewer = viewer_of(game.table, seat)
     shown = tables.plain_view(game.ruleset, past, viewer)

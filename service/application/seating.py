@@ -14,7 +14,8 @@ from games import lifecycle
 from games import table as tables
 from games.base import IllegalMoveError
 from games.commands import AbortGame, Command, CreateRematch, LeaveGame, ResignGame
-from games.table import SetupError
+from games.lifecycle import LifecycleRefusal
+from games.table import SetupError, SetupRefusal
 from players.state import Player
 from service.application.callers import player_of, seat_of
 from service.application.errors import InvalidTokenError
@@ -91,7 +92,7 @@ def rematch_game(services: Services, game_id: str, token: str | None, holder: st
     except NoSuchGameError:
         seats = lifecycle.rematch_seats(game.table, seat)
         return new_game(services, game.ruleset.id, seats, game.table.options, None, player, rematch, game_id, holder)
-    raise IllegalMoveError("rematch_exists", f"this game's rematch is game {rematch}")
+    raise IllegalMoveError(LifecycleRefusal.REMATCH_EXISTS, f"this game's rematch is game {rematch}")
 
 
 def quick_match(
@@ -104,7 +105,9 @@ def quick_match(
     count picks at a time, so two never both create a game the other could have joined."""
     ruleset = ruleset_named(ruleset_id)
     if not ruleset.min_seats <= seat_count <= ruleset.max_seats:
-        raise SetupError("invalid_seat_count", f"{ruleset.name} takes {ruleset.min_seats} to {ruleset.max_seats}")
+        raise SetupError(
+            SetupRefusal.INVALID_SEAT_COUNT, f"{ruleset.name} takes {ruleset.min_seats} to {ruleset.max_seats}"
+        )
     wanted = tables.resolve_options(ruleset, options or {}, seat_count)
     holder = f"player:{player.player_id}"
     lobby = services.projections.lobby

@@ -10,7 +10,7 @@ from flask import request
 
 from players.state import Player
 from service.application import callers
-from service.application.errors import InvalidRequestError, InvalidTokenError
+from service.application.errors import InvalidRequestError, InvalidTicketError, InvalidTokenError
 from service.http.ratelimit import caller_key
 
 T = TypeVar("T")
@@ -37,5 +37,5 @@ def redeemed(ticket: str, redeem: Callable[[str], T | None]) -> T:
         raise InvalidRequestError("send a token or a ticket, not both")
     found = redeem(ticket)
     if found is None:
-        raise InvalidTokenError("this ticket is unknown, used or expired; ask for a new one", code="invalid_ticket")
+        raise InvalidTicketError("this ticket is unknown, used or expired; ask for a new one")
     return found

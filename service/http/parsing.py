@@ -23,8 +23,8 @@ from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.routing import IntegerConverter
 
-from service.application.errors import (
-    InvalidRequestError,
+from service.http.errors import (
+    InvalidHeaderError,
     MalformedJSONError,
     MalformedRequestError,
     UnsupportedMediaTypeError,
@@ -87,9 +87,9 @@ def nests_within(value: Any, limit: int) -> bool:
 
 
 def header_integer(name: str, value: str) -> int:
-    """An integer header such as `Last-Event-ID`; InvalidRequestError when it is not one."""
+    """An integer header such as `Last-Event-ID`; InvalidHeaderError when it is not one."""
     if not INTEGER.fullmatch(value):
-        raise InvalidRequestError(f"{name} must be a whole number of at most 15 digits", code="invalid_header")
+        raise InvalidHeaderError(f"{name} must be a whole number of at most 15 digits")
     return int(value)
 
 

@@ -11,24 +11,67 @@ from werkzeug.exceptions import HTTPException
 
 from events.replication import NotReplicatedError
 from events.repository import NoSuchGameError
-from games.base import IllegalMoveError, MoveFormatError
+from games.base import IllegalMoveError, MoveFormatError, RuleError
 from games.table import SetupError
-from service.application.errors import GameNotFoundError, ProblemError
+from service.application.errors import (
+    ApplicationError,
+    ConflictError,
+    GameNotFoundError,
+    InvalidRequestError,
+    InvalidTokenError,
+    NotAuthorisedError,
+    NotFoundError,
+    NotReplicatedInTimeError,
+    StoreUnavailableError,
+    UnavailableError,
+    VersionMismatchError,
+)
+from service.http.errors import (
+    INTERNAL_ERROR,
+    METHOD_NOT_ALLOWED,
+    PAYLOAD_TOO_LARGE,
+    ROUTE_NOT_FOUND,
+    HttpError,
+    MalformedJSONError,
+    RateLimitedError,
+    UnsupportedMediaTypeError,
+)
 from service.http.schemas import ProblemSchema
 from service.observability import metrics
 
-HTTP_CODES = {
-    400: "malformed_json",
-    401: "invalid_token",
-    404: "not_found",
-    405: "method_not_allowed",
-    412: "version_mismatch",
-    413: "payload_too_large",
-    415: "unsupported_media_type",
-    422: "invalid_request",
-    429: "rate_limited",
-    500: "internal_error",
+STATUS: dict[type[Exception], int] = {
+    NotFoundError: 404,
+    NotAuthorisedError: 401,
+    InvalidRequestError: 422,
+    ConflictError: 409,
+    VersionMismatchError: 412,
+    UnavailableError: 503,
+    IllegalMoveError: 409,
+    MoveFormatError: 422,
+    SetupError: 422,
 }
+"""The status of each kind of the application's errors and the rules' refusals: the one place they get one (HTTP's
+own errors carry theirs). An UnavailableError also says when to come back (`Retry-After`)."""
+
+
+def status_of(error: type[ApplicationError | RuleError]) -> int:
+    """The status an error of this type is answered with, by its kind."""
+    return next(STATUS[kind] for kind in error.__mro__ if kind in STATUS)
+
+
+HTTP_CODES = {
+    400: MalformedJSONError.code,
+    401: InvalidTokenError.code,
+    404: ROUTE_NOT_FOUND.code,
+    405: METHOD_NOT_ALLOWED.code,
+    412: VersionMismatchError.code,
+    413: PAYLOAD_TOO_LARGE.code,
+    415: UnsupportedMediaTypeError.code,
+    422: InvalidRequestError.code,
+    429: RateLimitedError.code,
+    500: INTERNAL_ERROR.code,
+}
+"""The code of each status werkzeug (or flask-smorest) answers itself."""
 
 CLUSTER_UNAVAILABLE = (
     redis.exceptions.ClusterError,  # CLUSTERDOWN, MASTERDOWN
@@ -38,10 +81,12 @@ CLUSTER_UNAVAILABLE = (
 )
 
 RETRY_AFTER_S = 3
-"""What a 503 asks a client to wait: `syndicate run` restarts its Redis within a second or two."""
+"""What a client is asked to wait while the game store is not answering: `syndicate run` restarts its Redis within
+a second or two."""
 
 NOT_REPLICATED_RETRY_AFTER_S = 1
-"""What a 503 `not_replicated` asks a client to wait: a replica that lags catches up, or one takes over."""
+"""What a client is asked to wait when a write is not replicated in time: a replica that lags catches up, or one
+takes over."""
 
 
 def problem(status: int, code: str, title: str, detail: str, counted_as: str = "", **extra: Any) -> Response:
@@ -64,17 +109,15 @@ class ProblemApi(Api):
             self.DEFAULT_RESPONSE_CONTENT_TYPE = default_type
         # Every refusal has its status declared (service/http/openapi/document.py): what is left is a fault of ours.
         self.spec.components.responses_lazy[self.DEFAULT_ERROR_RESPONSE_NAME]["description"] = (
-            "A fault of the service, a bug (500 `internal_error`): a move may not have landed, so retry it with the"
-            " same `Idempotency-Key`. Every refusal has its own status above."
+            f"Not a refusal (every refusal has its own status above): `{INTERNAL_ERROR.code}`, {INTERNAL_ERROR.when}."
         )
 
     def _register_error_handlers(self) -> None:
         super()._register_error_handlers()
-        self._app.register_error_handler(ProblemError, self.handle_problem)
+        self._app.register_error_handler(ApplicationError, self.handle_application_error)
+        self._app.register_error_handler(RuleError, self.handle_rule_error)
+        self._app.register_error_handler(HttpError, self.handle_http_error)
         self._app.register_error_handler(NoSuchGameError, self.handle_no_such_game)
-        self._app.register_error_handler(IllegalMoveError, self.handle_illegal_move)
-        self._app.register_error_handler(MoveFormatError, self.handle_move_format)
-        self._app.register_error_handler(SetupError, self.handle_setup_error)
         # Redis unreachable or silent, wherever it is noticed: one 503, never a 500.
         self._app.register_error_handler(redis.ConnectionError, self.handle_unavailable)
         self._app.register_error_handler(redis.TimeoutError, self.handle_unavailable)
@@ -100,35 +143,34 @@ class ProblemApi(Api):
         return response
 
     @staticmethod
-    def handle_no_such_game(error: NoSuchGameError) -> Response:
-        return ProblemApi.handle_problem(GameNotFoundError(f"no game {str(error)!r}"))
+    def handle_application_error(error: ApplicationError) -> Response:
+        response = problem(status_of(type(error)), error.code, error.title, error.detail)
+        if isinstance(error, UnavailableError):
+            response.headers["Retry-After"] = str(error.retry_after_s)
+        return response
 
     @staticmethod
-    def handle_problem(error: ProblemError) -> Response:
+    def handle_rule_error(error: RuleError) -> Response:
+        # A move's refusal is counted as one kind: a rule's code can tell of a hand (`hand_has_mobster`), and
+        # /metrics is public.
+        counted_as = "illegal_move" if isinstance(error, IllegalMoveError) else ""
+        return problem(status_of(type(error)), error.code, error.title, error.detail, counted_as=counted_as)
+
+    @staticmethod
+    def handle_http_error(error: HttpError) -> Response:
         response = problem(error.status, error.code, error.title, error.detail)
         response.headers.update(error.headers)
         return response
 
     @staticmethod
-    def handle_illegal_move(error: IllegalMoveError) -> Response:
-        # Counted as one kind: a rule's code can tell of a hand (`hand_has_mobster`), and /metrics is public.
-        return problem(409, error.code, "Move not allowed", error.detail, counted_as="illegal_move")
-
-    @staticmethod
-    def handle_move_format(error: MoveFormatError) -> Response:
-        return problem(422, error.code, "Not a move of this game", error.detail)
-
-    @staticmethod
-    def handle_setup_error(error: SetupError) -> Response:
-        return problem(422, error.code, "Game cannot be created", error.detail)
+    def handle_no_such_game(error: NoSuchGameError) -> Response:
+        return ProblemApi.handle_application_error(GameNotFoundError(f"no game {str(error)!r}"))
 
     @staticmethod
     def handle_unavailable(error: redis.RedisError) -> Response:
         current_app.logger.warning("Redis unavailable: %s", error)
         detail = f"the game store is not answering; try again in {RETRY_AFTER_S} seconds"
-        response = problem(503, "unavailable", "Service unavailable", detail)
-        response.headers["Retry-After"] = str(RETRY_AFTER_S)
-        return response
+        return ProblemApi.handle_application_error(StoreUnavailableError(detail, RETRY_AFTER_S))
 
     @staticmethod
     def handle_not_replicated(error: NotReplicatedError) -> Response:
@@ -137,6 +179,4 @@ class ProblemApi(Api):
             f"the write is not yet held by the replicas it must be ({error}); it may or may not stand: retry with the"
             f" same Idempotency-Key in {NOT_REPLICATED_RETRY_AFTER_S} s to learn its answer"
         )
-        response = problem(503, "not_replicated", "Not replicated in time", detail)
-        response.headers["Retry-After"] = str(NOT_REPLICATED_RETRY_AFTER_S)
-        return response
+        return ProblemApi.handle_application_error(NotReplicatedInTimeError(detail, NOT_REPLICATED_RETRY_AFTER_S))

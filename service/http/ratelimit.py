@@ -17,7 +17,7 @@ from limits import RateLimitItem, parse
 from limits.storage import storage_from_string
 from limits.strategies import FixedWindowRateLimiter
 
-from service.application.errors import RateLimitedError
+from service.http.errors import RateLimitedError
 
 log = logging.getLogger(__name__)
 

@@ -15,6 +15,7 @@ from games.registry import RULESETS
 from games.schema import prefix
 from games.table import bot_kinds
 from players.names import name_key, skeleton_key
+from service.application.errors import GameNotFoundError, PublicRandomnessNotAcceptedError
 from service.http.parsing import StrictInteger
 
 BOTS = sorted(set().union(*(bot_kinds(r) for r in RULESETS.values())))
@@ -67,7 +68,7 @@ class SeatSpecSchema(Schema):
 
 
 class CreateGameSchema(Schema):
-    # The enum is documented, not validated here: an unknown ruleset is 422 `unknown_ruleset` (service/games.py).
+    # The enum is documented, not validated here: an unknown ruleset is UnknownRulesetError (`ruleset_named`).
     ruleset = fields.String(required=True, metadata={"enum": sorted(RULESETS), "example": "twelve-gangsters"})
     seats = fields.List(fields.Nested(SeatSpecSchema), required=True, validate=validate.Length(1, 12))
     options = fields.Dict(
@@ -165,7 +166,7 @@ class JoinSchema(Schema):
         load_default=False,
         metadata={
             "description": "needed (true) to join a game whose randomness is public: its creator chose the seed, "
-            "so it can compute every hand and draw (409 `public_randomness_not_accepted` without it)"
+            f"so it can compute every hand and draw (409 `{PublicRandomnessNotAcceptedError.code}` without it)"
         },
     )
 
@@ -356,7 +357,7 @@ class ProblemSchema(Schema):
     title = fields.String(required=True)
     status = fields.Integer(required=True)
     detail = fields.String(required=True)
-    code = fields.String(required=True, metadata={"example": "game_not_found"})
+    code = fields.String(required=True, metadata={"example": GameNotFoundError.code})
     errors = fields.Dict(
         keys=fields.String(),
         values=fields.Raw(),

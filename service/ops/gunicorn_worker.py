@@ -23,15 +23,23 @@ from gunicorn.http.errors import (
 )
 from gunicorn.workers.ggevent import GeventWorker
 
+from service.http.errors import (
+    EXPECTATION_FAILED,
+    HEADER_TOO_LARGE,
+    INTERNAL_ERROR,
+    URI_TOO_LONG,
+    MalformedRequestError,
+    UnsupportedTransferCodingError,
+)
+
 CODES = {
-    LimitRequestLine: "uri_too_long",
-    LimitRequestHeaders: "header_too_large",
-    UnsupportedTransferCoding: "unsupported_transfer_coding",
-    ExpectationFailed: "expectation_failed",
+    LimitRequestLine: URI_TOO_LONG.code,
+    LimitRequestHeaders: HEADER_TOO_LARGE.code,
+    UnsupportedTransferCoding: UnsupportedTransferCodingError.code,
+    ExpectationFailed: EXPECTATION_FAILED.code,
 }
-"""The `code` of each refusal of gunicorn's that has one of its own; any other is MALFORMED_REQUEST (a 4xx)
-or `internal_error` (a 5xx: a fault of the service)."""
-MALFORMED_REQUEST = "malformed_request"
+"""The `code` of each refusal of gunicorn's that has one of its own (service/http/errors.py declares them); any
+other is `malformed_request` (a 4xx) or `internal_error` (a 5xx: a fault of the service)."""
 
 MAX_DETAIL = 200
 """gunicorn's message may quote the request line or a header: a refusal never echoes more than this of it."""
@@ -58,7 +66,7 @@ def code_of(error: BaseException, status: int) -> str:
     for kind, code in CODES.items():
         if isinstance(error, kind):
             return code
-    return "internal_error" if status >= 500 else MALFORMED_REQUEST
+    return INTERNAL_ERROR.code if status >= 500 else MalformedRequestError.code
 
 
 def problem_answer(status: int, reason: str, code: str, detail: str) -> bytes:

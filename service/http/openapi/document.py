@@ -19,6 +19,7 @@ tests/http/test_declared_refusals.py holds the document to what the service answ
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from apispec import APISpec, BasePlugin
@@ -26,12 +27,36 @@ from apispec.ext.marshmallow import resolver
 from flask_smorest import Api
 
 from games import schema as game_schema
+from games.base import IllegalMoveError
 from games.registry import RULESETS
 from games.schema import Schema, merge, one_of, prefix, ref
 from games.table import TABLE_EVENTS
-from service.application.errors import RateLimitedError
+from games.twelve_gangsters.legality import TwelveGangstersRefusal
+from service.application.errors import (
+    GameNotFoundError,
+    InvalidRequestError,
+    InvalidTokenError,
+    NotReplicatedInTimeError,
+    OverloadedError,
+    StoreUnavailableError,
+    VersionMismatchError,
+)
 from service.config import DEFAULT_RATE_LIMIT
 from service.http import schemas, telemetry
+from service.http.codes import RULES, SERVICE, code_of, refused
+from service.http.errors import (
+    EXPECTATION_FAILED,
+    HEADER_TOO_LARGE,
+    METHOD_NOT_ALLOWED,
+    PAYLOAD_TOO_LARGE,
+    URI_TOO_LONG,
+    Code,
+    MalformedJSONError,
+    MalformedRequestError,
+    RateLimitedError,
+    UnsupportedMediaTypeError,
+    UnsupportedTransferCodingError,
+)
 from service.http.openapi.answers import answers
 from service.http.parsing import INTEGER
 from service.http.problems import NOT_REPLICATED_RETRY_AFTER_S, RETRY_AFTER_S
@@ -74,154 +99,133 @@ RATE_LIMIT_RESET_S = 42
 """The wait the 429's example tells of (any from 1 to the window's length)."""
 
 
-def problem_example(status: int, code: str, title: str, detail: str, **extra: Any) -> dict[str, Any]:
-    return {"type": "about:blank", "title": title, "status": status, "detail": detail, "code": code, **extra}
+def example(code: Code, detail: str, title: str = "", **extra: Any) -> dict[str, Any]:
+    """An answer of this code (`title`: the one werkzeug or gunicorn gives it, if they answer it)."""
+    body = {"type": "about:blank", "title": title or code.title, "status": code.status, "detail": detail}
+    return {**body, "code": code.code, **extra}
 
 
-NOT_HTTP = (
-    "`malformed_request`: a request line or a header line the server cannot parse, raw bytes that are not ASCII in"
-    " the path or query"
-)
+def told(codes: Iterable[Code]) -> str:
+    """A list of codes, each with when it is given (a code two declare, with both)."""
+    whens: dict[str, list[str]] = {}
+    for code in codes:
+        whens.setdefault(code.code, []).append(code.when)
+    return "\n".join(f"- `{code}`: {'; '.join(when)}" for code, when in whens.items())
+
+
+def described(status: int, lead: str) -> str:
+    """A status's description: what it means here, then its codes (service/http/codes.py), the rules' by whose."""
+    parts = [lead, told(code for code in SERVICE if code.status == status)]
+    for whose, codes in RULES.items():
+        theirs = [code for code in codes if code.status == status]
+        if theirs:
+            parts += [f"Refused by the rules of {whose} (titled “{theirs[0].title}”):", told(theirs)]
+    return "\n\n".join(parts)
+
+
 PROBLEMS: dict[int, tuple[str, str, dict[str, Any]]] = {
     400: (
         "BadRequest",
-        "The body is not JSON: broken, null, not UTF-8, or nested more than 16 deep (`malformed_json`), also where"
-        f" the operation takes no body but one is sent; or the request is not HTTP ({NOT_HTTP}, a broken chunked"
-        " body). An empty body is no body.",
-        problem_example(
-            400, "malformed_json", "The request body is not valid JSON", "the request body is not valid JSON"
-        ),
+        "The body is not JSON (broken, null, not UTF-8, or nested more than 16 deep), also where the operation takes"
+        " no body but one is sent; or the request is not HTTP. An empty body is no body.",
+        example(code_of(MalformedJSONError), "the request body is not valid JSON"),
     ),
     401: (
         "Unauthorized",
         "The token is missing where one is needed (a move needs one), malformed, unknown or revoked, or holds no"
-        " seat in this game (`invalid_token`); a live feed's ticket is unknown, used or expired (`invalid_ticket`).",
-        problem_example(401, "invalid_token", "Missing or invalid seat token", "this token holds no seat in this game"),
+        " seat in this game; or a live feed's ticket is no good.",
+        example(code_of(InvalidTokenError), "this token holds no seat in this game"),
     ),
     404: (
         "NotFound",
-        "Nothing at that path: no such game (`game_not_found`), version (`version_not_found`), player"
-        " (`player_not_found`), live token of the caller's (`token_not_found`) or ruleset (`ruleset_not_found`);"
-        " a version that is no number of at most 15 digits matches no route (`not_found`).",
-        problem_example(404, "game_not_found", "No such game", "no game '0123456789abcdef'"),
+        "Nothing at that path; a version that is no number of at most 15 digits matches no route.",
+        example(code_of(GameNotFoundError), "no game '0123456789abcdef'"),
     ),
     405: (
         "MethodNotAllowed",
-        "The path does not take this method (`method_not_allowed`); `Allow` lists the methods it takes.",
-        problem_example(
-            405, "method_not_allowed", "Method Not Allowed", "The method is not allowed for the requested URL."
-        ),
+        "The path does not take this method; `Allow` lists the methods it takes.",
+        example(METHOD_NOT_ALLOWED, "The method is not allowed for the requested URL."),
     ),
     409: (
         "Conflict",
-        "Not possible now, and nothing changed: the rules refuse the move (their own `code`, e.g. `already_played`,"
-        " `game_finished`), the game moved on before it landed (`game_moved_on`), has no open seat left"
-        " (`game_already_started`), has not finished (`game_not_finished`), or is too busy"
-        " (`concurrent_modification`); a player's name is held (`name_taken`) or looks like one held"
-        " (`name_confusable`).",
-        problem_example(
-            409, "already_played", "Move not allowed", "you have already chosen your gangster for this round"
+        "Not possible now, and nothing changed: the request's own refusals, or the rules refuse the move (or the"
+        " join, the leave...) as the game stands.",
+        example(
+            refused(TwelveGangstersRefusal.ALREADY_PLAYED, IllegalMoveError),
+            "you have already chosen your gangster for this round",
         ),
     ),
     412: (
         "PreconditionFailed",
-        "`If-Match` names another version than the game's (`version_mismatch`); nothing changed.",
-        problem_example(
-            412, "version_mismatch", "The game has moved on", "If-Match names version 4; the game is at version 6"
-        ),
+        "`If-Match` names another version than the game's; nothing changed.",
+        example(code_of(VersionMismatchError), "If-Match names version 4; the game is at version 6"),
     ),
     413: (
         "PayloadTooLarge",
-        "The body is longer than 64 KiB (`payload_too_large`), even where the operation takes no body.",
-        problem_example(
-            413,
-            "payload_too_large",
-            "Request Entity Too Large",
-            "The data value transmitted exceeds the capacity limit.",
-        ),
+        "The body is longer than 64 KiB, even where the operation takes no body.",
+        example(PAYLOAD_TOO_LARGE, "The data value transmitted exceeds the capacity limit."),
     ),
     415: (
         "UnsupportedMediaType",
-        "The body is not sent as `application/json` (`unsupported_media_type`), even where the operation takes no"
-        " body.",
-        problem_example(
-            415,
-            "unsupported_media_type",
-            "The request body is not JSON",
-            "send the request body as JSON, with Content-Type: application/json",
+        "The body is not sent as `application/json`, even where the operation takes no body.",
+        example(
+            code_of(UnsupportedMediaTypeError), "send the request body as JSON, with Content-Type: application/json"
         ),
     ),
     422: (
         "UnprocessableEntity",
-        "The request does not fit: a field of the wrong type or missing (`invalid_request`, with `errors`), a move"
-        " field its type does not take (`unknown_field`), an option out of bounds (`invalid_option`), a bad"
-        " header (`invalid_header`), an unknown ruleset (`unknown_ruleset`), and so on. Nothing changed.",
-        problem_example(
-            422,
-            "invalid_request",
-            "Unprocessable Entity",
+        "The request does not fit, and nothing changed: a field of the wrong type or missing is"
+        f" `{InvalidRequestError.code}`, with `errors` (field → messages).",
+        example(
+            code_of(InvalidRequestError),
             'the request does not fit the schema: {"json": {"seats": ["Missing data for required field."]}}',
+            "Unprocessable Entity",
             errors={"json": {"seats": ["Missing data for required field."]}},
         ),
     ),
     414: (
         "UriTooLong",
-        "The request line (method, path and query) is over 4094 bytes (`uri_too_long`).",
-        problem_example(414, "uri_too_long", "URI Too Long", "Request Line is too large (5000 > 4094)"),
+        "The request line (method, path and query) is too long.",
+        example(URI_TOO_LONG, "Request Line is too large (5000 > 4094)"),
     ),
     417: (
         "ExpectationFailed",
-        "An `Expect` header other than `100-continue` (`expectation_failed`).",
-        problem_example(417, "expectation_failed", "Expectation Failed", "Unable to comply with expectation: '200-ok'"),
+        "An expectation the server does not meet.",
+        example(EXPECTATION_FAILED, "Unable to comply with expectation: '200-ok'"),
     ),
     431: (
         "HeaderFieldsTooLarge",
-        "A header over 8190 bytes, or over 100 headers (`header_too_large`).",
-        problem_example(
-            431,
-            "header_too_large",
-            "Request Header Fields Too Large",
-            "limit request headers fields",
-        ),
+        "The headers are too large or too many.",
+        example(HEADER_TOO_LARGE, "limit request headers fields"),
     ),
     429: (
         "TooManyRequests",
-        "Over the rate limit, counted per client address (`rate_limited`); nothing changed.",
-        problem_example(
-            429, "rate_limited", RateLimitedError.title, refusal(DEFAULT_RATE_LIMIT, RATE_LIMIT_RESET_S)[0]
-        ),
+        "Over the rate limit; nothing changed.",
+        example(code_of(RateLimitedError), refusal(DEFAULT_RATE_LIMIT, RATE_LIMIT_RESET_S)[0]),
     ),
     503: (
         "ServiceUnavailable",
-        "The game store (Redis) is not answering (`unavailable`), or, where the deployment asks for replicas"
-        " (`SYNDICATE_MIN_REPLICAS`), they did not confirm the write in time (`not_replicated`), or (a new game)"
-        " the house is too far behind with the games under way to play another (`overloaded`): retry after"
-        " `Retry-After` seconds. A move answered 503 either never landed or landed whole: retried with its"
-        " `Idempotency-Key`, it gets its first answer.",
-        problem_example(
-            503, "unavailable", "Service unavailable", "the game store is not answering; try again in 3 seconds"
-        ),
+        "Not possible for some seconds: retry after `Retry-After` seconds. A move answered 503 either never landed or"
+        " landed whole: retried with its `Idempotency-Key`, it gets its first answer.",
+        example(code_of(StoreUnavailableError), "the game store is not answering; try again in 3 seconds"),
     ),
     501: (
         "NotImplemented",
-        "A `Transfer-Encoding` other than `chunked` (`unsupported_transfer_coding`): a body is read only chunked or by"
-        " its `Content-Length`, never gzip or another coding; nothing changed.",
-        problem_example(
-            501,
-            "unsupported_transfer_coding",
-            "Not Implemented",
+        "The body is sent with a transfer coding the service does not read; nothing changed.",
+        example(
+            code_of(UnsupportedTransferCodingError),
             "the body is read only as sent chunked or with a Content-Length, not gzip",
         ),
     ),
 }
-"""Each problem status: its response component's name, what it means here, and an example."""
+"""Each problem status: its response component's name, what it means here (its codes follow), and an example."""
 
 MALFORMED_REQUEST = (
     "MalformedRequest",
-    f"The request is not HTTP ({NOT_HTTP}).",
-    problem_example(400, "malformed_request", "Bad Request", "Invalid HTTP Header: 'Bad Name'"),
+    "The request is not HTTP.",
+    example(code_of(MalformedRequestError), "Invalid HTTP Header: 'Bad Name'", "Bad Request"),
 )
-"""The 400 of an operation that reads no body: only the request itself can be malformed."""
+"""The 400 of an operation that reads no body: only the request itself can be malformed (as gunicorn titles it)."""
 
 FRAMING = frozenset({400, 414, 417, 431, 501})
 """What the server may refuse of any request as it reads it, whatever its route (gunicorn, and the app for a
@@ -266,11 +270,13 @@ NOT_MODIFIED = {
 }
 
 
-def problem_response(status: int, problem: tuple[str, str, dict[str, Any]] | None = None) -> dict[str, Any]:
-    _, description, example = problem or PROBLEMS[status]
+def problem_response(status: int, bodiless: bool = False) -> dict[str, Any]:
+    """A status's problem response; `bodiless`: the 400 of an operation that reads no body."""
+    _, lead, shown = MALFORMED_REQUEST if bodiless else PROBLEMS[status]
+    description = f"{lead}\n\n{told([code_of(MalformedRequestError)])}" if bodiless else described(status, lead)
     response: dict[str, Any] = {
         "description": description,
-        "content": {PROBLEM: {"schema": ref("Problem"), "example": example}},
+        "content": {PROBLEM: {"schema": ref("Problem"), "example": shown}},
         "headers": dict(REQUEST_ID_HEADER),
     }
     if status == 429:
@@ -293,7 +299,8 @@ def problem_response(status: int, problem: tuple[str, str, dict[str, Any]] | Non
         response["headers"]["Retry-After"] = {
             "description": (
                 f"seconds to wait before trying again ({RETRY_AFTER_S}; {NOT_REPLICATED_RETRY_AFTER_S} for"
-                " `not_replicated`; for `overloaded`, the seconds the house is behind beyond what it admits)"
+                f" `{NotReplicatedInTimeError.code}`; for `{OverloadedError.code}`, the seconds the house is behind"
+                " beyond what it admits)"
             ),
             "schema": {"type": "integer"},
         }
@@ -331,7 +338,7 @@ class ProblemResponses(BasePlugin):
         self.operation_ids: set[str] = set()
         for status, (name, *_) in PROBLEMS.items():
             spec.components.response(name, problem_response(status))
-        spec.components.response(MALFORMED_REQUEST[0], problem_response(400, MALFORMED_REQUEST))
+        spec.components.response(MALFORMED_REQUEST[0], problem_response(400, bodiless=True))
         spec.components.parameter("RequestId", "header", REQUEST_ID_PARAMETER)
         spec.components.header("RequestId", REQUEST_ID)
         spec.components.header("ETag", ETAG)

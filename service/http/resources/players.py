@@ -15,6 +15,7 @@ from service.application.errors import InvalidRequestError, InvalidTokenError
 from service.http import player_schemas as schemas
 from service.http.auth import bearer_token, redeemed
 from service.http.context import services, serving
+from service.http.errors import InvalidHeaderError
 from service.http.openapi.document import PLAYER
 from service.http.parsing import Blueprint
 from service.http.player_live import PlayerFeed
@@ -151,7 +152,7 @@ def resumed_after(after: str | None) -> str | None:
     if last is None or schemas.NOTICE.fullmatch(last):
         return last
     if header is not None:
-        raise InvalidRequestError("Last-Event-ID is the id of a notice, like 1733050000000-0", "invalid_header")
+        raise InvalidHeaderError("Last-Event-ID is the id of a notice, like 1733050000000-0")
     raise InvalidRequestError("after is the id of a notice, like 1733050000000-0, or 0 for every notice kept")
 
 
