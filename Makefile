@@ -22,7 +22,7 @@ run: install
 cluster: install
 	$(BIN)/syndicate cluster
 
-## Lint, check formatting, type-check games/, events/ and players/, check the committed OpenAPI document, run every test against a real Redis.
+## Lint, check formatting, type-check every package, check the committed OpenAPI document, run every test against a real Redis.
 test: install lint typecheck
 	$(BIN)/pytest
 
@@ -41,9 +41,9 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-## Type-check the rules, the event store and the player domain strictly (the [tool.mypy] settings in pyproject.toml).
+## Type-check every package strictly (the [tool.mypy] settings in pyproject.toml).
 typecheck: install
-	$(BIN)/mypy games events players
+	$(BIN)/mypy games players events projections service
 
 format: install
 	$(BIN)/ruff check --fix .

@@ -56,7 +56,7 @@ class Replication:
     def _write_and_wait(self, client: redis.Redis, key: str, write: Write) -> Any:
         pipe = master_of(client, key).pipeline(transaction=False)
         write(pipe)
-        pipe.execute_command("WAIT", self.min_replicas, self.timeout_ms)  # type: ignore[no-untyped-call]
+        pipe.execute_command("WAIT", self.min_replicas, self.timeout_ms)
         reply, acknowledged = pipe.execute()
         if int(acknowledged) < self.min_replicas:
             raise NotReplicatedError(int(acknowledged), self.min_replicas)

@@ -50,6 +50,10 @@ class Setup(msgspec.Struct, frozen=True, kw_only=True):
         )
 
 
+By = Literal["bot", "deadline"]
+"""Who in the house moved for a seat: its bot (a bot's seat, or one that resigned), or a deadline."""
+
+
 class Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="name", omit_defaults=True):
     """Something asked of a game. `name` is the stored tag; a field at its default is left out of the log.
 
@@ -86,7 +90,7 @@ class MakeMove(Command, frozen=True, tag="move"):
     seat: int
     move: dict[str, Any]
     """The move's body as parsed, read again by the game's `parse_move`; documented as a `Move`."""
-    by: Literal["bot", "deadline"] | None = None
+    by: By | None = None
 
 
 class LeaveGame(Command, frozen=True, tag="leave"):

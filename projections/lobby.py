@@ -23,6 +23,9 @@ from projections.scan import drop
 
 STATUSES = tuple(str(s) for s in Status)
 
+Reply = Any
+"""A reply from Redis (bytes, as decode_responses is off): redis-py types replies as unions of many things."""
+
 
 def game_key(game_id: str) -> str:
     """One game's lobby entry (JSON)."""
@@ -53,7 +56,9 @@ class Lobby(ReadModel, Protocol):
     def project(self, table: Table[Any]) -> None:
         """Write the game's entry as of this table, unless a later one is there."""
 
-    def page(self, status: str | None, ruleset: str | None, offset: int, limit: int) -> tuple[int, list[dict]]:
+    def page(
+        self, status: str | None, ruleset: str | None, offset: int, limit: int
+    ) -> tuple[int, list[dict[str, Any]]]:
         """The total number of matching games and one page of them, newest first."""
 
     def waiting(self, ruleset: str, limit: int = 200) -> list[dict[str, Any]]:
@@ -160,18 +165,20 @@ class RedisLobby(Entries):
             args=[table.version, msgspec.json.encode(entry(table)), created, table.game_id, int(is_active(table))],
         )
 
-    def page(self, status: str | None, ruleset: str | None, offset: int, limit: int) -> tuple[int, list[dict]]:
+    def page(
+        self, status: str | None, ruleset: str | None, offset: int, limit: int
+    ) -> tuple[int, list[dict[str, Any]]]:
         """The total number of matching games and one page of them, newest first."""
         index = index_key(status or "*", ruleset or "*")
         total = int(self.redis.zcard(index))
         if offset >= total:
             return total, []  # past the end (an offset that large would not even fit Redis's integers)
-        ids = self.redis.zrevrange(index, offset, offset + limit - 1)
+        ids: Reply = self.redis.zrevrange(index, offset, offset + limit - 1)
         return total, self.entries([i.decode() for i in ids])
 
     def waiting(self, ruleset: str, limit: int = 200) -> list[dict[str, Any]]:
         """The oldest waiting games of a ruleset, oldest first (what a quick match may join)."""
-        ids = self.redis.zrange(index_key(str(Status.WAITING), ruleset), 0, limit - 1)
+        ids: Reply = self.redis.zrange(index_key(str(Status.WAITING), ruleset), 0, limit - 1)
         return self.entries([i.decode() for i in ids])
 
     def entries(self, game_ids: list[str]) -> list[dict[str, Any]]:
@@ -205,7 +212,8 @@ class RedisLobby(Entries):
 
     def active(self) -> list[str]:
         """Every game the house may have to act on, oldest first."""
-        return [game_id.decode() for game_id in self.redis.zrange(active_key(), 0, -1)]
+        active: Reply = self.redis.zrange(active_key(), 0, -1)
+        return [game_id.decode() for game_id in active]
 
 
 class MemoryLobby(Entries):
@@ -236,7 +244,9 @@ class MemoryLobby(Entries):
             found = [(c, g, e) for g, (_, c, e, active) in self._entries.items() if keep(e, active)]
         return [e for _, _, e in sorted(found, key=lambda f: (f[0], f[1]))]
 
-    def page(self, status: str | None, ruleset: str | None, offset: int, limit: int) -> tuple[int, list[dict]]:
+    def page(
+        self, status: str | None, ruleset: str | None, offset: int, limit: int
+    ) -> tuple[int, list[dict[str, Any]]]:
         found = self._ordered(lambda e, _: status in (None, e["status"]) and ruleset in (None, e["ruleset"]))
         newest = found[::-1]
         return len(newest), newest[offset : offset + limit]

@@ -259,15 +259,15 @@ class RedisRatings(RatedGames):
         while True:
             if self.redis.hexists(games, standing.game_id):
                 return []
-            counted = int(self.redis.hlen(games))  # type: ignore[arg-type]
-            stored = dict(zip(who, self.redis.hmget(ratings, who), strict=True))  # type: ignore[arg-type]
+            counted = int(self.redis.hlen(games))
+            stored = dict(zip(who, self.redis.hmget(ratings, who), strict=True))
             before = {k: msgspec.json.decode(v, type=Rating) for k, v in stored.items() if v is not None}
             raw_last: Any = self.redis.get(order_key(ruleset))
             last = raw_last.decode() if raw_last else ""
             if standing.order > last:
                 after = rate(before, standing)
             else:  # out of order: fold the ruleset again from every counted game
-                found = [msgspec.json.decode(v, type=Standing) for v in self.redis.hvals(games)]  # type: ignore[union-attr]
+                found = [msgspec.json.decode(v, type=Standing) for v in self.redis.hvals(games)]
                 after = fold([*found, standing])
             written = self._count(
                 keys=[games, ratings, board_key(ruleset), order_key(ruleset)],
@@ -292,12 +292,12 @@ class RedisRatings(RatedGames):
 
     def board(self, ruleset: str, offset: int, limit: int) -> tuple[int, list[dict[str, Any]]]:
         """How many identities are rated, and one page of them, best first."""
-        total = int(self.redis.zcard(board_key(ruleset)))  # type: ignore[arg-type]
+        total = int(self.redis.zcard(board_key(ruleset)))
         if offset >= total:
             return total, []
         ids = [i.decode() for i in self.redis.zrevrange(board_key(ruleset), offset, offset + limit - 1)]  # type: ignore[union-attr]
         found = self.redis.hmget(ratings_key(ruleset), ids) if ids else []
-        rows = [row(i, msgspec.json.decode(r, type=Rating)) for i, r in zip(ids, found, strict=True) if r]  # type: ignore[arg-type]
+        rows = [row(i, msgspec.json.decode(r, type=Rating)) for i, r in zip(ids, found, strict=True) if r]
         return total, [{"rank": offset + n + 1, **r} for n, r in enumerate(rows)]
 
     def of(self, rulesets: Iterable[str], who: str) -> dict[str, dict[str, Any]]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import redis
+from redis import Redis
 from redis.cluster import RedisCluster
 
 from events.replication import Replication
@@ -88,7 +88,7 @@ class Config:
         """How long a Redis command may take to answer before the request is 503 `unavailable`."""
         return REDIS_SOCKET_TIMEOUT_S + (self.replica_timeout_ms / 1000 if self.min_replicas else 0)
 
-    def redis(self) -> redis.Redis:
+    def redis(self) -> Redis:
         """A client for the games' Redis (a RedisCluster in cluster mode, which speaks the same commands);
         every live feed holds one connection while it waits."""
         self.check()
@@ -96,14 +96,14 @@ class Config:
         options = {"socket_timeout": self.redis_timeout_s, "max_connections": self.redis_max_connections}
         if self.redis_cluster:
             return RedisCluster.from_url(self.redis_url, **options)  # type: ignore[return-value]
-        return redis.Redis.from_url(self.redis_url, **options)
+        return Redis.from_url(self.redis_url, **options)
 
-    def queue_redis(self) -> redis.Redis:
+    def queue_redis(self) -> Redis:
         """A client for the Redis that holds RQ's queues: always a plain Redis."""
         self.check()
         url = self.queue_url or self.redis_url
         assert url
-        return redis.Redis.from_url(url, socket_timeout=self.redis_timeout_s)
+        return Redis.from_url(url, socket_timeout=self.redis_timeout_s)
 
     def replication(self) -> Replication:
         return Replication(self.min_replicas, self.replica_timeout_ms)

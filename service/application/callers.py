@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from events.repository import Game
+from games.commands import By
 from players.state import Player
 from service.application import accounts, tokens
 from service.application.errors import InvalidTokenError
@@ -22,7 +23,7 @@ class Caller:
 
     token: str | None = None
     seat: int | None = None
-    by: str | None = None
+    by: By | None = None
 
     @property
     def key(self) -> str:

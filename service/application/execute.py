@@ -125,7 +125,11 @@ def execute(
     command, which the rules refuse once the game has moved past it (nothing to do)."""
     wait: int | None = None
     for attempt in range(MAX_ATTEMPTS):
-        game = loaded if attempt == 0 and loaded else services.repository.get(game_id, idempotent and idempotent.key)
+        game = (
+            loaded
+            if attempt == 0 and loaded
+            else services.repository.get(game_id, idempotent.key if idempotent else None)
+        )
         seat = authorise(game)
         if idempotent is not None and game.answer is not None:
             return Acted(game, answer=idempotent.first(game.answer))

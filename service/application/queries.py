@@ -151,7 +151,9 @@ def audit(services: Services, game_id: str) -> Report:
     return report
 
 
-def lobby(services: Services, status: str | None, ruleset: str | None, offset: int, limit: int) -> tuple[int, list]:
+def lobby(
+    services: Services, status: str | None, ruleset: str | None, offset: int, limit: int
+) -> tuple[int, list[dict[str, Any]]]:
     """The number of matching games and one page of their lobby entries, newest first."""
     return services.projections.lobby.page(status, ruleset, offset, limit)
 

@@ -66,7 +66,8 @@ def strict_loads(data: str | bytes) -> Any:
         # msgspec refuses invalid UTF-8 and lone surrogates, and stops at its own depth limit.
         detail = "it nests too deeply" if isinstance(error, RecursionError) else str(error)
         raise MalformedJSONError(f"the request body is not valid JSON: {detail}") from None
-    opened = data.count(b"[" if isinstance(data, bytes) else "[") + data.count(b"{" if isinstance(data, bytes) else "{")
+    text = data if isinstance(data, bytes) else data.encode()
+    opened = text.count(b"[") + text.count(b"{")
     if opened > MAX_DEPTH and not nests_within(value, MAX_DEPTH):  # fewer brackets cannot nest deeper
         raise MalformedJSONError(f"the request body nests deeper than {MAX_DEPTH} levels")
     return value

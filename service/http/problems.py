@@ -101,7 +101,7 @@ class ProblemApi(Api):
     ERROR_SCHEMA = ProblemSchema
 
     def _register_responses(self) -> None:
-        default_type = self.DEFAULT_RESPONSE_CONTENT_TYPE
+        default_type: str = Api.DEFAULT_RESPONSE_CONTENT_TYPE
         self.DEFAULT_RESPONSE_CONTENT_TYPE = "application/problem+json"
         try:
             super()._register_responses()
@@ -126,7 +126,7 @@ class ProblemApi(Api):
             self._app.register_error_handler(cluster_error, self.handle_unavailable)
         self._app.register_error_handler(NotReplicatedError, self.handle_not_replicated)
 
-    def handle_http_exception(self, error: HTTPException) -> Response:  # type: ignore[override]
+    def handle_http_exception(self, error: HTTPException) -> Response:
         status = error.code or 500
         data = getattr(error, "data", None) or {}
         errors = data.get("errors") or data.get("messages")

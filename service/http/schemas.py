@@ -61,7 +61,7 @@ class SeatSpecSchema(Schema):
     )
 
     @validates_schema
-    def one_kind(self, data: dict, **_: object) -> None:
+    def one_kind(self, data: dict[str, Any], **_: object) -> None:
         kinds = [k for k in ("name", "bot", "player") if k in data] + (["open"] if data.get("open") else [])
         if len(kinds) != 1:
             raise ValidationError('a seat is exactly one of {"name"}, {"bot"}, {"player": "me"} or {"open": true}')

@@ -88,7 +88,8 @@ def unsupported(exc: BaseException) -> BaseException:
     if isinstance(exc, InvalidHeader) and exc.hdr == "TRANSFER-ENCODING" and request is not None:
         value = ", ".join(v for name, v in request.headers if name == "TRANSFER-ENCODING")
         if unread_codings(value):
-            return UnsupportedTransferCoding(value)
+            refused: BaseException = UnsupportedTransferCoding(value)
+            return refused
     return exc
 
 

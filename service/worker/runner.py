@@ -59,7 +59,7 @@ class Worker(SimpleWorker):
     def request_stop(self, signum: int, frame: FrameType | None) -> None:
         stopping.set()
         try:
-            super().request_stop(signum, frame)  # asks Redis whether a job is running
+            super().request_stop(signum, frame)  # type: ignore[no-untyped-call]  # asks Redis whether a job runs
         except (redis.ConnectionError, redis.TimeoutError):
             raise StopRequested() from None  # with Redis away, no job can finish anyway
 

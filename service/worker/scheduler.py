@@ -263,7 +263,9 @@ class Scheduler:
         """Count a job the workers finished, in its second: the queue's pace."""
         key = keys.jobs_done(int(at))
         with self.redis.pipeline(transaction=False) as pipe:
-            pipe.incr(key).expire(key, 2 * PACE_WINDOW_S).execute()
+            pipe.incr(key)
+            pipe.expire(key, 2 * PACE_WINDOW_S)
+            pipe.execute()
 
     def pace(self, now: float) -> float:
         """Jobs the workers finished per second, over the last PACE_WINDOW_S seconds."""

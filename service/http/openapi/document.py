@@ -379,7 +379,7 @@ def add_examples(responses: dict[Any, Any], examples: dict[int, dict[str, Any]])
         for media, example in by_media.items():
             # flask-smorest keys a response by its status as a number, or as text when the route wrote it out
             keyed = (responses.get(status), responses.get(str(status)))
-            found = [r for r in keyed if media in (r or {}).get("content", {})]
+            found = [r for r in keyed if r is not None and media in r.get("content", {})]
             if not found:
                 raise ValueError(f"an example of a {status} {media} answer that the operation does not give")
             found[0]["content"][media]["example"] = example
