@@ -309,7 +309,7 @@ class Ruleset(Generic[S]):
     - `is_over(state)`, `result(state)`: the end and the final tally.
     - `decisions`: every decision `awaiting` may name (the OpenAPI document lists them).
     - `refusals`: the codes of the game's own refusals (`legal_moves` leaves out the moves it would refuse), each
-      with when it is given; it refuses with the table's too (games/table.py `TableRefusal`).
+      with when it is given; it refuses with the table's too (games/refusals.py `TableRefusal`).
     - `state_view`, `you_view`: the msgspec Structs `view` and `you` build, so they are what the views show.
       games/schema.py turns them into JSON Schema; the conformance tests check every view against it.
     - `secret_fields`: the payload field of each event type that only the event's seat (and EVERYONE)

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from games.base import Event, IllegalMoveError, Refusal
-from games.table import GameAborted, RematchCreated, Seat, SeatLeft, SeatResigned, Status, Table, TableRefusal
+from games.refusals import TableRefusal
+from games.table import GameAborted, RematchCreated, Seat, SeatLeft, SeatResigned, Status, Table
 
 
 class LifecycleRefusal(Refusal):

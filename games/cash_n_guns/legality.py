@@ -10,7 +10,7 @@ from __future__ import annotations
 from games.base import Move, Problem, Refusal, legal, refuse_if
 from games.cash_n_guns import moves as mv
 from games.cash_n_guns.state import Phase, State, alternative_targets
-from games.table import TableRefusal
+from games.refusals import TableRefusal
 
 
 class CashNGunsRefusal(Refusal):

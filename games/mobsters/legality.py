@@ -32,7 +32,7 @@ from games.mobsters.state import (
     in_hand,
     located,
 )
-from games.table import TableRefusal
+from games.refusals import TableRefusal
 
 
 class MobstersRefusal(Refusal):

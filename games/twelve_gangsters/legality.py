@@ -8,7 +8,7 @@ API, `decide` and the bots never disagree.
 from __future__ import annotations
 
 from games.base import Move, Problem, Refusal, legal, refuse_if
-from games.table import TableRefusal
+from games.refusals import TableRefusal
 from games.twelve_gangsters.moves import Play
 from games.twelve_gangsters.state import State
 

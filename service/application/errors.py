@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from games.table import TableRefusal
+from games.refusals import TableRefusal
 
 
 class ApplicationError(Exception):

@@ -16,7 +16,8 @@ import msgspec
 from events.repository import Decision, Game
 from games import table as tables
 from games.commands import Command, CreateGame, JoinGame, MakeMove, Setup
-from games.table import SetupError, SetupRefusal, Status
+from games.refusals import SetupError, SetupRefusal
+from games.table import Status
 from players.state import Player
 from service.application import admission
 from service.application.callers import Caller, player_of, seat_of

@@ -15,7 +15,7 @@ from games import table as tables
 from games.base import IllegalMoveError
 from games.commands import AbortGame, Command, CreateRematch, LeaveGame, ResignGame
 from games.lifecycle import LifecycleRefusal
-from games.table import SetupError, SetupRefusal
+from games.refusals import SetupError, SetupRefusal
 from players.state import Player
 from service.application.callers import player_of, seat_of
 from service.application.errors import InvalidTokenError

@@ -22,8 +22,8 @@ from typing import TypeVar
 
 from games.base import FormatRefusal, IllegalMoveError, MoveFormatError, Refusal, RuleError
 from games.lifecycle import LifecycleRefusal
+from games.refusals import SetupError, SetupRefusal, TableRefusal
 from games.registry import RULESETS
-from games.table import SetupError, SetupRefusal, TableRefusal
 from service.application.errors import ApplicationError
 from service.http.errors import (
     EXPECTATION_FAILED,

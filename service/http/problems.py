@@ -12,7 +12,7 @@ from werkzeug.exceptions import HTTPException
 from events.replication import NotReplicatedError
 from events.repository import NoSuchGameError
 from games.base import IllegalMoveError, MoveFormatError, RuleError
-from games.table import SetupError
+from games.refusals import SetupError
 from service.application.errors import (
     ApplicationError,
     ConflictError,

@@ -26,7 +26,8 @@ from games.cash_n_guns.events import (
 from games.cash_n_guns.loot import DECK, kind
 from games.cash_n_guns.moves import Aim, Load
 from games.cash_n_guns.state import Phase
-from games.table import SetupError, Status, options_of
+from games.refusals import SetupError
+from games.table import Status, options_of
 from tests.games.cng_helpers import (
     aim,
     hold_up,

@@ -25,9 +25,10 @@ import pytest
 
 import games
 from games.base import EVERYONE, SPECTATOR, Event, IllegalMoveError, Move, Ruleset, Viewer
+from games.refusals import SetupError
 from games.registry import RULESETS
 from games.schema import REF, components, event_names, prefix
-from games.table import TABLE_EVENTS, Seat, SetupError, Status, Table, create, evolve, join, plain_view, play
+from games.table import TABLE_EVENTS, Seat, Status, Table, create, evolve, join, plain_view, play
 from games.table import event_view as table_event_view
 
 MAX_MOVES = 10_000

@@ -11,7 +11,8 @@ from games.mobsters import events as ev
 from games.mobsters.cards import CARDS, DECK, Kind
 from games.mobsters.moves import EndPhase, KeepHand, Redeal
 from games.mobsters.state import Phase
-from games.table import SetupError, Status
+from games.refusals import SetupError
+from games.table import Status
 from tests.games.helpers import created, given, refused, when
 from tests.games.mobsters_helpers import all_kept, decided, mobster, of_kind, of_type, stacked_start
 

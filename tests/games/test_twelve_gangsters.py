@@ -10,7 +10,8 @@ import msgspec
 import pytest
 
 from games.base import EVERYONE, SPECTATOR, IllegalMoveError
-from games.table import SetupError, Status, Table, event_view, plain_view
+from games.refusals import SetupError
+from games.table import Status, Table, event_view, plain_view
 from games.twelve_gangsters import RULESET
 from games.twelve_gangsters.events import BossChosen, BossPassed, GangsterPlayed, RoundRevealed
 from games.twelve_gangsters.moves import Play
