@@ -22,9 +22,10 @@ run: install
 cluster: install
 	$(BIN)/syndicate cluster
 
-## Lint, check formatting, type-check every package, check the committed OpenAPI document, run every test against a real Redis.
+## Lint, check formatting, type-check every package, check the committed OpenAPI document, run every test against a real Redis
+## (on every core: pytest-xdist's workers each start their own Redis).
 test: install lint typecheck
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto
 
 .PHONY: test-web screenshots
 
