@@ -11,6 +11,7 @@ import requests
 from playwright.sync_api import Page, Route
 
 from tests.test_docs_browser import Watch
+from tests.waiting import wait_for
 from tests.web.conftest import click_first_move, create_game, play_to_the_end
 
 
@@ -101,8 +102,13 @@ def test_a_table_whose_catch_up_is_refused_tries_again_and_catches_up(
     while not refused:
         page.wait_for_timeout(50)
     page.locator(".notice:not(:empty)").wait_for()
-    version = requests.get(f"{live_url}/v1/games/{game_id}", timeout=10).json()["version"]
-    page.locator(f'.board[data-version="{version}"]').wait_for()  # caught up, with no feed message to prompt it
+
+    def caught_up() -> bool:
+        # The game's version read afresh each time: the bots may still be moving, and the table then skips ahead.
+        version = requests.get(f"{live_url}/v1/games/{game_id}", timeout=10).json()["version"]
+        return page.locator(f'.board[data-version="{version}"]').count() == 1
+
+    wait_for(caught_up, "the table to catch up, with no feed message to prompt it", timeout_s=20)
     page.locator(".notice:empty").wait_for(state="attached")  # and its notice is gone
     assert all("429" in error for error in watch.errors)  # the browser logs the refusal: nothing else
     watch.errors.clear()
