@@ -24,7 +24,7 @@ from pathlib import Path
 
 import redis
 
-from service.config import Config
+from service.config import Config, every_rate_limit
 from service.ops.gunicorn_conf import gunicorn_args
 from service.ops.redis_server import RedisServer, free_port
 
@@ -103,6 +103,9 @@ def service_config(redis_url: str, port: int, workers: int = 2) -> Config:
         host="127.0.0.1",
         workers=workers,
         rate_limit=RATE_LIMIT,
+        rate_limit_token=RATE_LIMIT,
+        rate_limit_address=RATE_LIMIT,
+        rate_limit_open=RATE_LIMIT,
         games_per_address=GAMES_HELD,
         admission_s=ADMISSION_S,
     )
@@ -113,7 +116,7 @@ def service_env(config: Config) -> dict[str, str]:
     return {
         **os.environ,
         "REDIS_URL": config.redis_url or "",
-        "SYNDICATE_RATE_LIMIT": config.rate_limit,
+        **every_rate_limit(config.rate_limit),
         "SYNDICATE_HOST": config.host,
         "SYNDICATE_PORT": str(config.port),
         "SYNDICATE_WEB_WORKERS": str(config.workers),

@@ -257,7 +257,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             f"Redis appendfsync always (the service's default: a move is acknowledged once on disk); "
             f"{args.clients} client processes, one keep-alive connection each, {args.duration:g} s per round, "
             f"gunicorn {args.workers} gevent workers per target (service.ops.gunicorn_conf.gunicorn_args); "
-            f"SYNDICATE_RATE_LIMIT={RATE_LIMIT!r}",
+            f"every SYNDICATE_RATE_LIMIT*={RATE_LIMIT!r}",
             flush=True,
         )
         targets = {

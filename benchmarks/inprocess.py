@@ -25,6 +25,7 @@ import msgspec
 import redis
 
 from benchmarks.common import RATE_LIMIT
+from service.config import every_rate_limit
 
 
 @dataclass(frozen=True)
@@ -129,7 +130,7 @@ class Wsgi:
     def __init__(self, redis_url: str) -> None:
         self.redis_url = redis_url
         os.environ["REDIS_URL"] = redis_url
-        os.environ["SYNDICATE_RATE_LIMIT"] = RATE_LIMIT
+        os.environ.update(every_rate_limit(RATE_LIMIT))
         wsgi = importlib.reload(sys.modules["service.wsgi"]) if "service.wsgi" in sys.modules else None
         wsgi = wsgi or importlib.import_module("service.wsgi")
         self.http = wsgi.app.test_client()

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import requests
 
+from service.config import every_rate_limit
 from service.ops.redis_server import RedisServer, free_port
 
 CARDS = (1, 3, 5, 12, 10, 8, 2, 4, 6, 11, 9, 7)
@@ -31,7 +32,7 @@ CLASSES = {
 
 def serve(redis_url: str, worker_args: list[str]) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
-    env = {**os.environ, "REDIS_URL": redis_url, "SYNDICATE_RATE_LIMIT": "1000000 per minute"}
+    env = {**os.environ, "REDIS_URL": redis_url, **every_rate_limit("1000000 per minute")}
     args = [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", *worker_args, "service.wsgi:app"]
     log = open(Path(tempfile.gettempdir()) / f"gunicorn-{port}.log", "wb")  # noqa: SIM115
     # A session of its own, so that stopping it stops its workers too (streams still open hold them).

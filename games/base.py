@@ -308,6 +308,8 @@ class Ruleset(Generic[S]):
     - `legal_moves(state, seat)`: every move the seat may make now.
     - `is_over(state)`, `result(state)`: the end and the final tally.
     - `decisions`: every decision `awaiting` may name (the OpenAPI document lists them).
+    - `simultaneous`: the decisions that every seat awaited makes at once, each without seeing the others', revealed
+      together: another seat's move changes nothing of a seat's options in one (so a move needs no `If-Match`).
     - `refusals`: the codes of the game's own refusals (`legal_moves` leaves out the moves it would refuse), each
       with when it is given; it refuses with the table's too (games/refusals.py `TableRefusal`).
     - `state_view`, `you_view`: the msgspec Structs `view` and `you` build, so they are what the views show.
@@ -351,6 +353,7 @@ class Ruleset(Generic[S]):
     is_over: Callable[[S], bool]
     result: Callable[[S], Result]
     decisions: tuple[str, ...]
+    simultaneous: frozenset[str]
     refusals: type[Refusal]
     state_view: type[msgspec.Struct]
     you_view: type[msgspec.Struct]

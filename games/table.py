@@ -480,6 +480,14 @@ class AwaitingView(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 
     seat: int
     decision: str
+    simultaneous: Annotated[
+        bool,
+        Meta(
+            description="every seat awaited makes this decision at once, without seeing the others' (revealed "
+            "together): another seat's move changes nothing of your options, so a move needs no `If-Match`; false: "
+            "a turn-based decision, where a move should send `If-Match`"
+        ),
+    ]
     deadline_at: (
         Annotated[
             str | None, Meta(extra_json_schema={"format": "date-time"}, description="when the deadline falls, if any")
@@ -586,7 +594,12 @@ def view(ruleset: Ruleset[Any], table: Table[Any], viewer: Viewer, house: bool =
         seats=seat_views(table),
         seed_commitment=table.seed_commitment,
         randomness=randomness(table),
-        awaiting=[AwaitingView(seat=seat, decision=decision, deadline_at=due or UNSET) for seat, decision in awaited],
+        awaiting=[
+            AwaitingView(
+                seat=seat, decision=decision, simultaneous=decision in ruleset.simultaneous, deadline_at=due or UNSET
+            )
+            for seat, decision in awaited
+        ],
         waiting_since=table.wait_since if started else None,
         time_limit_s=time_limit(ruleset, table),
         # a finished game is public, down to every hand

@@ -16,12 +16,13 @@ from typing import Any, Protocol
 
 from games.base import Ruleset
 from games.table import Table
+from projections.notice_types import Told
 
 Document = bytes | Mapping[str, bytes]
 """What a game document holds: one value (the result), or fields by name (a view per viewer), which the store
 keeps with the version and format they show."""
 
-Notice = tuple[str, str, dict[str, Any]]
+Notice = tuple[str, str, Told]
 """Something to tell a player on its live feed: the player, the notice's key (told once however often it is
 told), the notice."""
 

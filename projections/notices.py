@@ -1,8 +1,8 @@
 """What a registered player's live feed tells, across its games: the notices each change makes for the players seated.
 
 The feed is a Redis Stream in the player's own slot, written after each decision that concerns the player:
-invited (a rematch keeps a seat for the player), seated, game started, decision due (with its deadline), game
-finished, game aborted, rating changed. A notice is keyed by game, version and kind, and stored once however
+invited (a rematch keeps a seat for the player), seated, started, decision due (with its deadline and the seat's
+legal moves), finished, aborted, rating changed. A notice is keyed by game, version and kind, and stored once however
 often it is told. The feed keeps the last FEED_LENGTH notices; it is a delivery log, not a read model: a
 rebuild leaves it alone, so a client's `Last-Event-ID` stays good.
 """
@@ -22,8 +22,19 @@ from games import table as tables
 from games.base import Ruleset
 from games.table import Status, Table
 from projections.model import Notice
+from projections.notice_types import (
+    AbortedNotice,
+    DecisionDueNotice,
+    FinishedNotice,
+    GameNotice,
+    InvitedNotice,
+    SeatedNotice,
+    StartedNotice,
+)
 
 FEED_LENGTH = 1000
+
+encode = msgspec.json.Encoder().encode
 
 # KEYS: the feed, the keys of the notices sent (a sorted set, by when). ARGV: the notice's key, its JSON, the
 # feed's length. The keys of the last 2 x FEED_LENGTH notices are kept: a notice is told twice within seconds.
@@ -48,26 +59,27 @@ def sent_key(player_id: str) -> str:
 
 def notices(ruleset: Ruleset[Any], before: Table[Any] | None, after: Table[Any]) -> list[Notice]:
     """What a decision that took `before` to `after` tells the players seated at the table."""
-    game = {"game_id": after.game_id, "ruleset": after.ruleset, "version": after.version}
     told: list[Notice] = []
 
-    def tell(player: str, kind: str, key: str, **fields: Any) -> None:
-        told.append((player, f"{after.game_id}:{key}:{kind}", {"type": kind, **game, **fields}))
+    def tell(player: str, kind: type[GameNotice], key: str, **fields: Any) -> None:
+        notice = kind(game_id=after.game_id, ruleset=after.ruleset, version=after.version, **fields)
+        told.append((player, f"{after.game_id}:{key}:{kind.__struct_config__.tag}", notice))
 
     if before is None:  # a rematch keeps a seat for each of the players it invites
         for seat, held in enumerate(after.seats):
             if held.invited:
-                tell(held.invited, "invited", str(seat), seat=seat, rematch_of=after.rematch_of)
+                tell(held.invited, InvitedNotice, str(seat), seat=seat, rematch_of=after.rematch_of)
     seated = {s.player: i for i, s in enumerate(after.seats) if s.player}
     if not seated:
         return told  # a table of anonymous seats and bots tells nobody: a move costs nothing more
     was = {s.player for s in before.seats if s.player} if before else set()
     for player, seat in seated.items():
         if player not in was:
-            tell(player, "seated", f"{after.version}:{seat}", seat=seat, status=str(after.status))
+            tell(player, SeatedNotice, f"{after.version}:{seat}", seat=seat, status=after.status)
     status_changed = before is None or before.status is not after.status
     if status_changed and after.status in (Status.IN_PROGRESS, Status.FINISHED, Status.ABORTED):
-        kind = {Status.IN_PROGRESS: "game_started", Status.FINISHED: "game_finished"}.get(after.status, "game_aborted")
+        ended: dict[Status, type[GameNotice]] = {Status.IN_PROGRESS: StartedNotice, Status.FINISHED: FinishedNotice}
+        kind = ended.get(after.status, AbortedNotice)
         result = ruleset.result(after.rules) if after.status is Status.FINISHED else None
         for player, seat in seated.items():
             extra = {"rank": result.ranks[seat], "winners": list(result.winners)} if result else {}
@@ -81,7 +93,16 @@ def notices(ruleset: Ruleset[Any], before: Table[Any] | None, after: Table[Any])
             fresh = new_wait or owed_before.get(seat) != owed.get(seat)
             if seat in owed and fresh and seat not in after.resigned:
                 key = f"{after.wait_since}:{seat}:{owed[seat]}"
-                tell(player, "decision_due", key, seat=seat, decision=owed[seat], deadline_at=due)
+                tell(
+                    player,
+                    DecisionDueNotice,
+                    key,
+                    seat=seat,
+                    decision=owed[seat],
+                    simultaneous=owed[seat] in ruleset.simultaneous,
+                    deadline_at=due,
+                    legal_moves=ruleset.legal_moves(after.rules, seat),
+                )
     return told
 
 
@@ -105,7 +126,7 @@ class RedisNotices:
 
     def tell(self, told: Sequence[Notice], at: str) -> None:
         for player, key, notice in told:
-            data = msgspec.json.encode({**notice, "at": at})
+            data = encode(msgspec.structs.replace(notice, at=at))
             self._tell(keys=[feed_key(player), sent_key(player)], args=[key, data, FEED_LENGTH])
 
     def last_id(self, player: str) -> str:
@@ -137,7 +158,7 @@ class MemoryNotices:
                 now = int(time.time() * 1000)
                 last = feed[-1][0] if feed else (0, 0)
                 entry = (now, 0) if now > last[0] else (last[0], last[1] + 1)
-                feed.append((entry, msgspec.json.encode({**notice, "at": at})))
+                feed.append((entry, encode(msgspec.structs.replace(notice, at=at))))
                 del feed[:-FEED_LENGTH]
             self._landed.notify_all()
 

@@ -31,6 +31,7 @@ from games import table as tables
 from games.base import Ruleset
 from games.table import Table
 from projections.model import Change, Notice, ReadModel
+from projections.notice_types import RatingChangedNotice
 from projections.scan import drop
 
 MODEL = PlackettLuce()
@@ -172,13 +173,12 @@ def rating_notices(ruleset: str, game_id: str, moved: list[Moved]) -> list[Notic
         (
             who,
             f"{game_id}:rating:{ruleset}",
-            {
-                "type": "rating_changed",
-                "game_id": game_id,
-                "ruleset": ruleset,
-                "rating": row(who, after),
-                "previous": row(who, before) if before else None,
-            },
+            RatingChangedNotice(
+                game_id=game_id,
+                ruleset=ruleset,
+                rating=row(who, after),
+                previous=row(who, before) if before else None,
+            ),
         )
         for who, before, after in moved
         if not who.startswith("bot:")

@@ -18,7 +18,29 @@ REDIS_SOCKET_TIMEOUT_S = 5
 cut off without a reset) costs a request seconds, not minutes, before its 503. A replica WAIT adds its own time."""
 
 DEFAULT_RATE_LIMIT = "600 per minute"
-"""Requests per client address, unless SYNDICATE_RATE_LIMIT says otherwise (the `limits` library's notation)."""
+"""Requests without a token per client address, unless SYNDICATE_RATE_LIMIT says otherwise (the `limits`
+library's notation; service/http/ratelimit.py says what each budget counts)."""
+DEFAULT_TOKEN_RATE_LIMIT = "3000 per minute"
+"""Requests per bearer token (a seat's or a player's), unless SYNDICATE_RATE_LIMIT_TOKEN says otherwise."""
+RATE_LIMIT_SETTINGS = (
+    "SYNDICATE_RATE_LIMIT",
+    "SYNDICATE_RATE_LIMIT_TOKEN",
+    "SYNDICATE_RATE_LIMIT_ADDRESS",
+    "SYNDICATE_RATE_LIMIT_OPEN",
+)
+"""Every budget's setting, for a deployment that sets them all alike (a benchmark's or a test's)."""
+
+
+def every_rate_limit(rule: str) -> dict[str, str]:
+    """Every budget set to one rule, as environment variables."""
+    return dict.fromkeys(RATE_LIMIT_SETTINGS, rule)
+
+
+DEFAULT_ADDRESS_RATE_LIMIT = "6000 per minute"
+"""Requests with a token per client address, whatever the token, unless SYNDICATE_RATE_LIMIT_ADDRESS says otherwise."""
+DEFAULT_OPEN_RATE_LIMIT = "60 per minute"
+"""Creations, joins and registrations without a token per client address, unless SYNDICATE_RATE_LIMIT_OPEN says
+otherwise."""
 
 
 def flag(name: str) -> bool:
@@ -43,6 +65,15 @@ class Config:
     redis_port: int = field(default_factory=lambda: int(os.environ.get("SYNDICATE_REDIS_PORT", "6390")))
     redis_fsync: str = field(default_factory=lambda: os.environ.get("SYNDICATE_REDIS_FSYNC", "always"))
     rate_limit: str = field(default_factory=lambda: os.environ.get("SYNDICATE_RATE_LIMIT", DEFAULT_RATE_LIMIT))
+    rate_limit_token: str = field(
+        default_factory=lambda: os.environ.get("SYNDICATE_RATE_LIMIT_TOKEN", DEFAULT_TOKEN_RATE_LIMIT)
+    )
+    rate_limit_address: str = field(
+        default_factory=lambda: os.environ.get("SYNDICATE_RATE_LIMIT_ADDRESS", DEFAULT_ADDRESS_RATE_LIMIT)
+    )
+    rate_limit_open: str = field(
+        default_factory=lambda: os.environ.get("SYNDICATE_RATE_LIMIT_OPEN", DEFAULT_OPEN_RATE_LIMIT)
+    )
     host: str = field(default_factory=lambda: os.environ.get("SYNDICATE_HOST", "127.0.0.1"))
     port: int = field(default_factory=lambda: int(os.environ.get("SYNDICATE_PORT", "8000")))
     workers: int = field(default_factory=lambda: int(os.environ.get("SYNDICATE_WEB_WORKERS", "2")))

@@ -255,10 +255,23 @@ def test_the_live_feeds_example_messages_fit_their_schemas() -> None:
     for message in feed["content"]["text/event-stream"]["example"].strip().split("\n\n"):
         fields = dict(line.split(": ", 1) for line in message.splitlines())
         kinds.add(fields["event"])
-        schema = "GameFinished" if fields["event"] == "game_finished" else "Event"
+        schema = {"game_finished": "GameFinished", "view": "Game"}.get(fields["event"], "Event")
         validator = jsonschema_rs.validator_for({**root, "$ref": f"#/components/schemas/{schema}"})
         assert validator.is_valid(json.loads(fields["data"])), message
-    assert {"game_finished", "game_tallied"} <= kinds
+        whole = jsonschema_rs.validator_for({**root, "$ref": "#/components/schemas/FeedMessage"})
+        assert whole.is_valid({**fields, "data": json.loads(fields["data"])}), message
+    assert {"game_finished", "game_tallied", "view"} <= kinds
+
+
+def test_the_players_feed_example_messages_fit_their_schemas() -> None:
+    doc = document()
+    root = {"components": doc["components"]}
+    feed = doc["paths"]["/v1/players/me/events/stream"]["get"]["responses"]["200"]["content"]["text/event-stream"]
+    assert feed["x-itemSchema"] == {"$ref": "#/components/schemas/PlayerFeedMessage"}
+    validator = jsonschema_rs.validator_for({**root, "$ref": "#/components/schemas/PlayerFeedMessage"})
+    for message in feed["example"].strip().split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in message.splitlines() if not line.startswith("retry"))
+        assert validator.is_valid({**fields, "data": json.loads(fields["data"])}), message
 
 
 def test_every_live_feed_example_is_messages_each_with_an_event_and_retry_on_the_first() -> None:

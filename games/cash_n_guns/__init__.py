@@ -74,6 +74,7 @@ RULESET = Ruleset(
     is_over=rules.is_over,
     result=rules.result,
     decisions=rules.DECISIONS,
+    simultaneous=frozenset({"load", "aim", "courage"}),
     refusals=CashNGunsRefusal,
     state_view=views.StateView,
     you_view=views.You,

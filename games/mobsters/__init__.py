@@ -106,6 +106,7 @@ RULESET = Ruleset(
     is_over=rules.is_over,
     result=rules.result,
     decisions=rules.DECISIONS,
+    simultaneous=frozenset({"setup"}),
     refusals=MobstersRefusal,
     state_view=views.StateView,
     you_view=views.You,

@@ -40,6 +40,7 @@ RULESET = Ruleset(
     is_over=rules.is_over,
     result=rules.result,
     decisions=rules.DECISIONS,
+    simultaneous=frozenset({"play"}),
     refusals=TwelveGangstersRefusal,
     state_view=views.StateView,
     you_view=views.You,

@@ -52,7 +52,13 @@ def create_app(config: Config | None = None, services: Services | None = None, *
         hops = config.trusted_proxies
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
     telemetry.install(app)
-    RateLimit(config.rate_limit_storage, config.rate_limit).install(app)
+    RateLimit(
+        config.rate_limit_storage,
+        token=config.rate_limit_token,
+        address=config.rate_limit_address,
+        anonymous_=config.rate_limit,
+        open_=config.rate_limit_open,
+    ).install(app)
     api = ProblemApi(app, spec_kwargs={"extra_plugins": [ProblemResponses()]})
     parsing.install(app, api)
     app.extensions[context.API] = api

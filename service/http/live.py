@@ -1,7 +1,10 @@
 """A game's live feed as Server-Sent Events: the log as the caller may see it, as it lands.
 
 Each stored event is one SSE message: `id` its version, `event` its type, `data` the event as `GET …/events`
-shows it. Two things are said on the feed only, never stored:
+shows it. Three things are said on the feed only, never stored:
+- `view`, after the backlog and after each batch of events that lands (with the `id` of the batch's last
+  event): the game as the feed's viewer sees it, exactly as `GET /v1/games/{id}` answers it, so a seat's client
+  knows from the feed alone whose decision is awaited and its own `legal_moves`;
 - `game_finished`, right after the event that ends the game (with the same `id`), carrying the result; sent
   again at the start of a feed resumed at or after that event, so a client that reconnects cannot miss it;
 - a comment (`: keep-alive`) every KEEPALIVE_S seconds of silence, so proxies keep the connection open.
@@ -24,6 +27,8 @@ import msgspec
 
 from events.envelope import Envelope
 from events.repository import Game, GameRepository, fold
+from games import table as tables
+from games.base import SPECTATOR
 from games.table import Status, Table
 from projections.results import result_of
 from service.application.feeds import always
@@ -41,6 +46,8 @@ CHECK_S = 1
 RETRY_MS = 2000
 PAGE = 500
 
+
+encode = msgspec.json.Encoder().encode
 
 KEEP_ALIVE = ": keep-alive\n\n"
 OPEN = ""
@@ -135,6 +142,7 @@ class Feed:
             page = repository.log(game_id, after=self.after, limit=min(PAGE, self.game.table.version - self.after))
             for envelope in page:
                 yield from self.relay(envelope, self.game, end)
+        yield self.view()
         for landed in waiting(
             lambda block_s: repository.wait_for(game_id, self.after, block_s=block_s, count=PAGE),
             lambda: not closed(self.game.table) and self.allowed() and self.serving(),
@@ -150,6 +158,7 @@ class Feed:
                 if self.seat is not None and table.seats[self.seat].is_open:
                     return  # its holder left: what it opened ends, and the seat's next holder sees none of it
                 yield from self.relay(envelope, self.game, finished_at(table))
+            yield self.view()
 
     def relay(self, envelope: Envelope, game: Game, end: int | None) -> Iterator[str]:
         item = feed_item(game.ruleset, game.table, envelope, self.seat)
@@ -157,6 +166,12 @@ class Feed:
         self.after = envelope.version
         if envelope.version == end:
             yield self.finished(end)
+
+    def view(self) -> str:
+        """The game as the feed's viewer sees it now: what `GET /v1/games/{id}` answers."""
+        table = self.game.table
+        data = encode(tables.view(self.game.ruleset, table, self.seat if self.seat is not None else SPECTATOR))
+        return self.blocks.block(table.version, "view", data.decode())
 
     def finished(self, version: int) -> str:
         # The result as of the event that ended the game, whenever the feed is read: the tally comes after.

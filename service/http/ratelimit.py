@@ -1,21 +1,33 @@
-"""Requests are limited per client address, across every route but the health checks and static files.
+"""Requests are limited per caller, in budgets that honest play stays well within.
 
-One fixed-window counter per client in Redis, one round trip a request, kept by the `limits` library (the
-engine Flask-Limiter is built on, used directly: it does the same count for a fraction of the per-request
-work). A client cannot dodge the limit by sending made-up tokens, and seat tokens never reach its keys. If
-the counter's Redis cannot be reached, requests pass (the route answers 503 itself if it needs Redis).
+Each budget is a fixed window of requests (the `limits` library's notation, `3000 per minute`), counted in Redis
+by one script a budget, one round trip each:
+- `token`: each bearer token (a seat's or a player's) over the requests that send it: a bot at full speed in the
+  fastest game stays far below it (docs/api.md says the numbers);
+- `address`: each client address over all its requests that send a token, whatever the token: made-up tokens,
+  or many real ones, cannot add up past it;
+- `anonymous`: each client address over its requests without a token (reads, spectators' feeds);
+- `open`: each client address over the ways to a seat without a token (create a game, join one, register a
+  player), counted on their own so a burst of them crowds out neither seated play nor reads.
+
+A 304 (not modified) costs nothing: its count is given back. Every answer carries the IETF RateLimit fields of the
+budget nearest its end (`RateLimit-Limit`, `-Remaining`, `-Reset`, `-Policy`); a 429 also `Retry-After`, rounded
+up. Seat tokens never reach the keys: a token's budget is keyed by a hash of it. If the counters' Redis cannot be
+reached, requests pass (the route answers 503 itself if it needs Redis).
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
-import time
+import math
+from dataclasses import dataclass
+from typing import Any
 
 import redis
-from flask import Flask, request
-from limits import RateLimitItem, parse
-from limits.storage import storage_from_string
-from limits.strategies import FixedWindowRateLimiter
+from flask import Flask, Response, g, request
+from limits import parse
+from redis.cluster import RedisCluster
 
 from service.http.errors import RateLimitedError
 
@@ -28,6 +40,52 @@ this much, on top of its own wait if it needs Redis."""
 EXEMPT = frozenset(
     {"health.Health", "health.Live", "health.Ready", "health.Metrics", "static", "docs_assets.static", "web.static"}
 )
+OPEN = frozenset(
+    {("games.GameCollection", "POST"), ("games.JoinResource", "POST"), ("players.PlayerCollection", "POST")}
+)
+"""The ways to a seat without a token: create a game, join one, register a player."""
+
+# KEYS[1]: the counter. ARGV: what to add (negative: give back), the window in ms. Answers the count and the
+# milliseconds left in the window. A window starts with its first request; nothing is given back to a window gone.
+_COUNT = """
+local cost = tonumber(ARGV[1])
+if cost < 0 and redis.call('EXISTS', KEYS[1]) == 0 then return {0, 0} end
+local n = redis.call('INCRBY', KEYS[1], cost)
+if n == cost then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return {n, redis.call('PTTL', KEYS[1])}
+"""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """A number of requests per window, and whose they are (said in a refusal)."""
+
+    name: str
+    amount: int
+    window_s: int
+    whose: str
+
+    @classmethod
+    def of(cls, name: str, rule: str, whose: str) -> Budget:
+        item = parse(rule)
+        return cls(name, item.amount, item.get_expiry(), whose)
+
+
+@dataclass(frozen=True)
+class Count:
+    """A budget as one request left it: spent so far, and seconds until its window resets (rounded up)."""
+
+    budget: Budget
+    spent: int
+    reset_in: int
+
+    @property
+    def remaining(self) -> int:
+        return max(0, self.budget.amount - self.spent)
+
+    @property
+    def over(self) -> bool:
+        return self.spent > self.budget.amount
 
 
 def caller_key() -> str:
@@ -36,40 +94,114 @@ def caller_key() -> str:
     return request.remote_addr or "anonymous"
 
 
+def token_key(token: str) -> str:
+    """A token's budget's name: a hash of it, never the token."""
+    return hashlib.sha256(b"rate-limit:" + token.encode()).hexdigest()[:32]
+
+
+def sent_token() -> str | None:
+    """The bearer token the request sends, if any (malformed or not: service/http/auth.py judges it)."""
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
+
+def client_for(storage_url: str) -> Any:
+    """A client for the counters' Redis: the games' (a cluster spreads the counters over its masters)."""
+    options: dict[str, Any] = {"socket_timeout": TIMEOUT_S, "socket_connect_timeout": TIMEOUT_S}
+    if storage_url.startswith("redis+cluster://"):
+        return RedisCluster.from_url("redis://" + storage_url.removeprefix("redis+cluster://"), **options)
+    return redis.Redis.from_url(storage_url, **options)
+
+
 class RateLimit:
-    def __init__(self, storage_url: str, rule: str) -> None:
-        self.item: RateLimitItem = parse(rule)
-        self.limiter = FixedWindowRateLimiter(
-            storage_from_string(storage_url, socket_timeout=TIMEOUT_S, socket_connect_timeout=TIMEOUT_S)
-        )
+    def __init__(self, storage_url: str, token: str, address: str, anonymous_: str, open_: str) -> None:
+        self.token = Budget.of("token", token, "with this token")
+        self.address = Budget.of("address", address, "with tokens from this address")
+        self.anonymous = anonymous(anonymous_)
+        self.open = Budget.of("open", open_, "creating, joining or registering without a token from this address")
+        self.redis = client_for(storage_url)
+        self._count = self.redis.register_script(_COUNT)
 
     def install(self, app: Flask) -> None:
         app.before_request(self.check)
+        app.after_request(self.tell)
+
+    def budgets(self) -> list[tuple[Budget, str]]:
+        """The budgets this request counts against, each with its key."""
+        address = caller_key()
+        token = sent_token()
+        if token is not None:
+            return [(self.token, token_key(token)), (self.address, address)]
+        if (request.endpoint, request.method) in OPEN:
+            return [(self.open, address)]
+        return [(self.anonymous, address)]
+
+    def count(self, budget: Budget, key: str, cost: int) -> Count:
+        spent, left_ms = self._count(keys=[f"{PREFIX}:{budget.name}:{{{key}}}"], args=[cost, budget.window_s * 1000])
+        return Count(budget, int(spent), max(1, math.ceil(int(left_ms) / 1000)) if left_ms > 0 else budget.window_s)
 
     def check(self) -> None:
-        """Count the request; RateLimitedError (429) once over the limit, with when to come back."""
+        """Count the request against each of its budgets; RateLimitedError (429) once over one, with when to come
+        back."""
         if request.endpoint in EXEMPT or request.method == "OPTIONS":
             return
-        key = caller_key()
+        budgets = self.budgets()
         try:
-            if self.limiter.hit(self.item, PREFIX, key):
-                return
-            reset_at, remaining = self.limiter.get_window_stats(self.item, PREFIX, key)
+            counts = [self.count(budget, key, 1) for budget, key in budgets]
         except redis.RedisError as error:  # fail open: an outage is answered by the routes that need Redis
             log.warning("rate limit not counted: %s", error)
             return
-        reset_in = min(self.item.get_expiry(), max(1, int(reset_at - time.time())))
-        detail, headers = refusal(self.item, reset_in, remaining)
-        raise RateLimitedError(detail, headers=headers)
+        g.rate_limit = (budgets, counts)
+        spent = next((c for c in counts if c.over), None)
+        if spent is not None:
+            detail, headers = refusal(spent)
+            raise RateLimitedError(detail, headers=headers)
+
+    def tell(self, response: Response) -> Response:
+        """Give a 304's count back, and tell the budget nearest its end on every answer."""
+        found = g.pop("rate_limit", None)
+        if found is None:
+            return response
+        budgets, counts = found
+        if response.status_code == 304:
+            try:
+                counts = [self.count(budget, key, -1) for budget, key in budgets]
+            except redis.RedisError as error:
+                log.warning("rate limit not given back: %s", error)
+        if "RateLimit-Limit" not in response.headers:
+            response.headers.update(fields(nearest(counts)))
+        return response
 
 
-RATE_LIMIT_HEADERS = ("Retry-After", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit-Policy")
+def anonymous(rule: str) -> Budget:
+    """The budget of an address's requests without a token."""
+    return Budget.of("anonymous", rule, "without a token from this address")
 
 
-def refusal(rule: RateLimitItem | str, reset_in: int, remaining: int = 0) -> tuple[str, dict[str, str]]:
-    """What a 429 says: its detail, and its headers (when to come back, which limit it hit)."""
-    item = parse(rule) if isinstance(rule, str) else rule
-    amount, window = item.amount, item.get_expiry()
-    detail = f"over {amount} requests per {window} s from this address; try again in {reset_in} s"
-    values = (reset_in, amount, remaining, reset_in, f"{amount};w={window}")
-    return detail, dict(zip(RATE_LIMIT_HEADERS, map(str, values), strict=True))
+def spent(budget: Budget, reset_in: int) -> Count:
+    """A budget just overspent, its window resetting in `reset_in` seconds (what a 429 tells)."""
+    return Count(budget, budget.amount + 1, reset_in)
+
+
+def nearest(counts: list[Count]) -> Count:
+    """The budget that runs out first: the fewest requests left."""
+    return min(counts, key=lambda c: (c.remaining, -c.reset_in))
+
+
+def fields(count: Count) -> dict[str, str]:
+    """The IETF RateLimit header fields of a budget as a request left it."""
+    budget = count.budget
+    return {
+        "RateLimit-Limit": str(budget.amount),
+        "RateLimit-Remaining": str(count.remaining),
+        "RateLimit-Reset": str(count.reset_in),
+        "RateLimit-Policy": f"{budget.amount};w={budget.window_s}",
+    }
+
+
+def refusal(count: Count) -> tuple[str, dict[str, str]]:
+    """What a 429 says: its detail, and its headers (when to come back, which budget it hit)."""
+    budget = count.budget
+    detail = f"over {budget.amount} requests per {budget.window_s} s {budget.whose}; try again in {count.reset_in} s"
+    return detail, {"Retry-After": str(count.reset_in), **fields(count)}

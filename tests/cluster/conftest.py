@@ -19,6 +19,7 @@ import redis
 import requests
 from redis.cluster import RedisCluster
 
+from service.config import every_rate_limit
 from service.ops.cluster import LocalCluster, api_command, can_cluster, deployment_env, worker_command
 from service.ops.redis_server import RedisServer, free_port
 from tests.waiting import wait_for
@@ -83,7 +84,7 @@ class Deployment:
 
     def start(self, apis: int = 2, workers: int = 2, **settings: str) -> list[str]:
         fast = {
-            "SYNDICATE_RATE_LIMIT": "1000000 per minute",
+            **every_rate_limit("1000000 per minute"),
             "SYNDICATE_SWEEP_S": "1",
             "SYNDICATE_STALL_S": "2",
             "SYNDICATE_BOT_PACE_S": "0",  # all-bot games as fast as the workers go

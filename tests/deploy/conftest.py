@@ -15,6 +15,7 @@ import pytest
 import redis
 import requests
 
+from service.config import every_rate_limit
 from service.ops.gunicorn_conf import GRACEFUL_TIMEOUT_S
 from service.ops.redis_server import RedisServer, free_port
 from tests.waiting import wait_for
@@ -45,7 +46,7 @@ def start_serving(redis_url: str, directory: Path, workers: int = 1) -> Served:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "PROMETHEUS_MULTIPROC_DIR"}
     env |= {"REDIS_URL": redis_url, "SYNDICATE_HOST": "127.0.0.1", "SYNDICATE_PORT": str(port),
-            "SYNDICATE_WEB_WORKERS": str(workers), "SYNDICATE_RATE_LIMIT": "100000 per minute"}  # fmt: skip
+            "SYNDICATE_WEB_WORKERS": str(workers), **every_rate_limit("100000 per minute")}  # fmt: skip
     log = directory / f"serve-{port}.log"
     with log.open("wb") as out:
         args = [sys.executable, "-m", "service.ops.cli", "serve"]

@@ -110,7 +110,7 @@ def test_the_table_view_lists_the_awaited_seat_and_its_legal_moves_ready_to_post
 
     body = plain_view(RULESET, table, 0)
 
-    assert body["awaiting"] == [{"seat": 0, "decision": "draw"}]
+    assert body["awaiting"] == [{"seat": 0, "decision": "draw", "simultaneous": False}]
     assert body["you"]["legal_moves"] == [{"type": "draw_extra", "mobster": LUCKY}, {"type": "end_phase"}]
     assert plain_view(RULESET, table, 1)["you"]["legal_moves"] == []
     for move in body["you"]["legal_moves"]:

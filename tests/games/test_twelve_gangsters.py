@@ -465,8 +465,8 @@ def test_everyone_sees_who_has_chosen_but_not_what() -> None:
     state = plain_view(RULESET, table, 0)["state"]
     assert [s["has_chosen"] for s in state["seats"]] == [False, True, False]
     assert plain_view(RULESET, table, 0)["awaiting"] == [
-        {"seat": 0, "decision": "play"},
-        {"seat": 2, "decision": "play"},
+        {"seat": 0, "decision": "play", "simultaneous": True},
+        {"seat": 2, "decision": "play", "simultaneous": True},
     ]
 
 

@@ -333,7 +333,9 @@ def test_an_events_page_out_of_range_is_422_invalid_request(api: ApiClient, tabl
 
 @pytest.fixture
 def limited(config: Config) -> Flask:
-    return create_app(dataclasses.replace(config, rate_limit="3 per minute"), TESTING=True)
+    return create_app(
+        dataclasses.replace(config, rate_limit="3 per minute", rate_limit_token="3 per minute"), TESTING=True
+    )
 
 
 def test_a_caller_over_the_rate_limit_gets_429_rate_limited(limited: Flask) -> None:

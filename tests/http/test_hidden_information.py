@@ -56,7 +56,7 @@ def test_other_seats_and_spectators_see_the_same_game_whatever_card_is_hidden(
     a, b = twins["a"], twins["b"]
     view_a, view_b = api.game(a, viewer), api.game(b, viewer)
     assert view_a["status"] == "in_progress" and view_a["state"]["round"] == 2
-    assert view_a["awaiting"] == [{"seat": 3, "decision": "play"}]
+    assert view_a["awaiting"] == [{"seat": 3, "decision": "play", "simultaneous": True}]
     assert public_view(view_a) == public_view(view_b)
     feed_a, feed_b = api.events(a, viewer), api.events(b, viewer)
     assert len(feed_a) == view_a["version"]

@@ -92,7 +92,7 @@ def test_others_cannot_tell_whether_seat_1_was_dealt_a_mobster_until_it_acts(
 ) -> None:
     twins = [stacked_game(services, seats, dealt_a_mobster=False), stacked_game(services, seats, True)]
     view = api.game(twins[0])
-    assert view["awaiting"] == [{"seat": s, "decision": "setup"} for s in range(seats)]
+    assert view["awaiting"] == [{"seat": s, "decision": "setup", "simultaneous": True} for s in range(seats)]
     assert_alike_to_others(api, twins, seats)
 
     for seat in range(2, seats):  # the others decide, seat 0 last
@@ -136,7 +136,7 @@ def test_a_redeal_and_a_keep_look_alike_until_every_seat_has_decided(
     ]
     assert revealed[0][1]["payload"] == {"kept": [s for s in range(seats) if s != HIDER], "redealing": [HIDER]}
     assert revealed[1][1]["payload"] == {"kept": list(range(seats)), "redealing": []}
-    assert api.game(twins[0])["awaiting"] == [{"seat": HIDER, "decision": "setup"}]
+    assert api.game(twins[0])["awaiting"] == [{"seat": HIDER, "decision": "setup", "simultaneous": True}]
 
 
 @pytest.mark.parametrize("seats", [2, 5])
@@ -147,7 +147,7 @@ def test_a_seat_that_keeps_reveals_nothing_even_once_the_game_is_under_way(
     for seat in [*range(2, seats), HIDER, 0]:
         answers(api, twins, seat, {"type": "keep_hand"})
 
-    assert api.game(twins[0])["awaiting"] == [{"seat": 0, "decision": "draw"}]
+    assert api.game(twins[0])["awaiting"] == [{"seat": 0, "decision": "draw", "simultaneous": False}]
     assert_alike_to_others(api, twins, seats)
 
 

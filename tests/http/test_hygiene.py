@@ -172,7 +172,7 @@ def test_a_429_says_when_to_come_back_and_which_limit_it_hit(limited: Flask) -> 
     http = limited.test_client()
     for _ in range(2):
         ok = http.get("/v1/rulesets")
-        assert ok.status_code == 200 and "RateLimit-Limit" not in ok.headers  # only a 429 pays for them
+        assert ok.status_code == 200 and ok.headers["RateLimit-Limit"] == "2"
     refused = http.get("/v1/rulesets")
     assert_problem(refused, 429, "rate_limited")
     assert 1 <= int(refused.headers["Retry-After"]) <= 60

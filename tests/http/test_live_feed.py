@@ -87,7 +87,7 @@ def test_the_feed_follows_the_game_announces_its_end_and_closes_after_the_tally(
     assert str(house.tally(table.id)) == "tallied"
     listener.join(timeout=20)
     assert not listener.is_alive(), "the feed did not end after the tally"
-    events = [m for m in received if "event" in m]
+    events = [m for m in received if m.get("event", "view") != "view"]
     assert [m["event"] for m in events[-3:]] == ["twelve_gangsters.round_revealed", "game_finished", "game_tallied"]
     assert [int(m["id"]) for m in events if m["event"] != "game_finished"] == list(range(1, end + 2))
     finished = json.loads(events[-2]["data"])
@@ -122,6 +122,7 @@ def test_a_feed_resumed_after_the_end_says_the_game_finished_then_sends_the_tall
             (str(end), "twelve_gangsters.round_revealed"),
             (str(end), "game_finished"),
             (str(end + 1), "game_tallied"),
+            (str(end + 1), "view"),
         ]
         finished.append(json.loads(received[2]["data"]))
     with requests.get(url, headers={"Last-Event-ID": str(end)}, stream=True, timeout=30) as response:
@@ -129,6 +130,7 @@ def test_a_feed_resumed_after_the_end_says_the_game_finished_then_sends_the_tall
         assert [(m["id"], m["event"]) for m in received] == [
             (str(end), "game_finished"),
             (str(end + 1), "game_tallied"),
+            (str(end + 1), "view"),
         ]
         finished.append(json.loads(received[0]["data"]))
     # Whenever it is read, the message says what it said live: the result as of the event that ended the game.
@@ -250,3 +252,51 @@ def test_a_feed_open_when_its_seat_is_left_ends_and_shows_the_next_holder_nothin
     assert not bob.is_alive(), "the feed ends when the seat it was opened for is left"
     assert api.join(again, "Cat").json["seat"] == 1 and api.join(again, "Dan").status_code == 201
     assert not any(m.get("event") in ("seat_left", "mobsters.cards_drawn") for m in seat_one)
+
+
+# -- the view on the feed -------------------------------------------------------------------------
+
+
+def views_of(received: list[dict[str, str]]) -> list[dict[str, Any]]:
+    return [json.loads(m["data"]) for m in received if m.get("event") == "view"]
+
+
+def test_a_feed_sends_its_viewers_view_after_the_backlog_and_after_each_batch(api: ApiClient, live_url: str) -> None:
+    """What the seat needs to act comes on the feed: after what it missed, and after each batch of events, the
+    game as `GET /v1/games/{id}` shows that seat, with the `id` of the batch's last event."""
+    table = api.create(players=3, options={"first_boss": 0})
+    seat: list[dict[str, str]] = []
+    spectator: list[dict[str, str]] = []
+    listen(f"{live_url}/v1/games/{table.id}/events/stream", seat, headers=api.auth(table, 0))
+    listen(f"{live_url}/v1/games/{table.id}/events/stream", spectator)
+    wait_until(lambda: len(views_of(seat)) == 1 and len(views_of(spectator)) == 1)
+    [opening] = [m for m in seat if m.get("event") == "view"]
+    start = api.version(table)
+    assert opening["id"] == str(start) and json.loads(opening["data"]) == api.game(table, 0)
+    assert [m.get("event") for m in seat][-1] == "view"  # after the backlog
+    for played in range(1, 4):
+        assert api.play(table, played - 1, 1).status_code == 200
+        version = api.version(table)
+        wait_until(lambda v=version: views_of(seat)[-1]["version"] == v == views_of(spectator)[-1]["version"])
+        assert views_of(seat)[-1] == api.game(table, 0)
+        assert views_of(spectator)[-1] == api.game(table)
+    shown = views_of(seat)
+    assert [v["version"] for v in shown] == sorted({v["version"] for v in shown})  # one a batch, in order
+    assert shown[-1]["you"]["legal_moves"] and "you" not in views_of(spectator)[-1]
+    ids = [m["id"] for m in seat if m.get("event") == "view"]
+    assert ids == [str(v["version"]) for v in shown]
+
+
+def test_each_awaited_decision_says_whether_it_is_simultaneous(api: ApiClient) -> None:
+    gangsters = api.create(players=3)
+    assert {a["simultaneous"] for a in api.game(gangsters)["awaiting"]} == {True}
+    mobsters = api.create("mobsters", seats=[{"name": "Ann"}, {"name": "Bob"}])
+    while (setup := api.game(mobsters)["awaiting"])[0]["decision"] == "setup":
+        assert {a["simultaneous"] for a in setup} == {True}
+        seat = setup[0]["seat"]
+        legal = api.game(mobsters, seat)["you"]["legal_moves"]
+        move = {"type": "keep_hand"} if {"type": "keep_hand"} in legal else legal[0]
+        moved = api.http.post(f"/v1/games/{mobsters.id}/moves", json=move, headers=api.auth(mobsters, seat))
+        assert moved.status_code == 200, moved.json
+    turn = api.game(mobsters)["awaiting"]
+    assert len(turn) == 1 and turn[0]["simultaneous"] is False, turn

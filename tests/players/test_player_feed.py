@@ -7,6 +7,8 @@ from collections.abc import Callable
 
 from werkzeug.test import TestResponse
 
+from games.table import Status
+from projections.notice_types import SeatedNotice, StartedNotice
 from service.http.live import RETRY_MS
 from service.observability import metrics
 from tests.client import ApiClient, assert_problem
@@ -30,6 +32,14 @@ def read(response: TestResponse, count: int) -> list[dict[str, str]]:
     return found[:count]
 
 
+def seated(game_id: str) -> SeatedNotice:
+    return SeatedNotice(game_id=game_id, ruleset="twelve-gangsters", version=2, seat=0, status=Status.WAITING)
+
+
+def started(game_id: str) -> StartedNotice:
+    return StartedNotice(game_id=game_id, ruleset="twelve-gangsters", version=3, seat=0)
+
+
 def test_the_feed_tells_a_player_of_each_of_its_games_and_resumes(api: ApiClient, drain: Callable[[], None]) -> None:
     ann, bob = api.register("Ann"), api.register("Bob")
     first = create(api, ann, [{"player": "me"}, {"open": True}, {"bot": "smart"}], options={"move_deadline_s": 60})
@@ -38,7 +48,7 @@ def test_the_feed_tells_a_player_of_each_of_its_games_and_resumes(api: ApiClient
     feed = read(api.http.get("/v1/players/me/events/stream?after=0", headers=bearer(ann)), 4)
     assert [(m["event"], json.loads(m["data"])["game_id"]) for m in feed] == [
         ("seated", first.id),
-        ("game_started", first.id),
+        ("started", first.id),
         ("decision_due", first.id),
         ("seated", second.id),
     ]
@@ -49,7 +59,7 @@ def test_the_feed_tells_a_player_of_each_of_its_games_and_resumes(api: ApiClient
     )
     assert [m["id"] for m in resumed] == [feed[2]["id"], feed[3]["id"]]
     bobs = read(api.http.get("/v1/players/me/events/stream?after=0", headers=bearer(bob)), 3)
-    assert [m["event"] for m in bobs] == ["seated", "game_started", "decision_due"]
+    assert [m["event"] for m in bobs] == ["seated", "started", "decision_due"]
 
 
 def test_the_feed_tells_the_end_and_the_new_rating(api: ApiClient, drain: Callable[[], None]) -> None:
@@ -62,7 +72,7 @@ def test_the_feed_tells_the_end_and_the_new_rating(api: ApiClient, drain: Callab
     ticket = api.http.post("/v1/players/me/stream-tickets", headers=bearer(ann)).json
     feed = read(api.http.get(ticket["stream"] + "&after=0"), 16)
     kinds = [m["event"] for m in feed]
-    assert kinds[:2] == ["seated", "game_started"] and kinds[-2:] == ["game_finished", "rating_changed"]
+    assert kinds[:2] == ["seated", "started"] and kinds[-2:] == ["finished", "rating_changed"]
     assert kinds.count("decision_due") == 12
     rating = json.loads(feed[-1]["data"])
     assert rating["ruleset"] == "twelve-gangsters" and rating["previous"] is None and rating["rating"]["games"] == 1
@@ -87,12 +97,12 @@ def test_a_notice_told_twice_is_kept_once(api: ApiClient, redis_client) -> None:
     from service.http import context
 
     projection = context.services_of(api.http.application).projections.feeds
-    notice = ("p0", "g:1:seated", {"type": "seated", "game_id": "g"})
+    notice = ("p0", "g:1:seated", seated("g"))
     projection.tell([notice], "2026-12-01T00:00:00.000Z")
-    projection.tell([notice, ("p0", "g:2:game_started", {"type": "game_started"})], "2026-12-01T00:00:01.000Z")
+    projection.tell([notice, ("p0", "g:2:started", started("g"))], "2026-12-01T00:00:01.000Z")
     assert [n["type"] for _, n in [(i, json.loads(d)) for i, d in projection.feed("p0", "0", 0.1)]] == [
         "seated",
-        "game_started",
+        "started",
     ]
     assert redis_client.zcard(sent_key("p0")) == 2
 
@@ -137,9 +147,9 @@ def test_retry_waits_for_the_first_notice_when_a_keep_alive_comes_first(redis_cl
     feed = PlayerFeed(projection, "p0", "0").messages()
     assert next(feed) == live.OPEN
     assert next(feed) == live.KEEP_ALIVE
-    projection.tell([("p0", "g:1:seated", {"type": "seated", "game_id": "g"})], "2026-12-01T00:00:00.000Z")
+    projection.tell([("p0", "g:1:seated", seated("g"))], "2026-12-01T00:00:00.000Z")
     assert next(feed).startswith(f"retry: {RETRY_MS}\nid: ")
-    projection.tell([("p0", "g:2:game_started", {"type": "game_started", "game_id": "g"})], "2026-12-01T00:00:01.000Z")
+    projection.tell([("p0", "g:2:started", started("g"))], "2026-12-01T00:00:01.000Z")
     assert next(feed).startswith("id: ")
     feed.close()
 

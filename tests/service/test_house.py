@@ -102,7 +102,7 @@ def test_the_sweep_requeues_a_turn_a_dying_worker_took_from_the_queue_but_never_
     house.clock = lambda: 1e12  # long after the last move: the game looks stalled
     assert house.sweep() == 1
     drain()
-    assert api.game(table)["awaiting"] == [{"seat": 0, "decision": "play"}]
+    assert api.game(table)["awaiting"] == [{"seat": 0, "decision": "play", "simultaneous": True}]
 
 
 def test_the_sweep_of_a_stalled_bot_sets_no_deadline_before_it_falls(

@@ -147,7 +147,7 @@ def test_a_player_registers_rotates_its_token_and_is_told_it_is_seated(services:
     seats = [{"player": "me"}, {"bot": "random"}, {"bot": "random"}]
     play.create_game(services, "twelve-gangsters", seats, {}, None, accounts.authenticate(services, second))
     told = services.projections.feeds.feed(player.player_id, "0", 0)
-    assert [msgspec.json.decode(data)["type"] for _, data in told] == ["seated", "game_started", "decision_due"]
+    assert [msgspec.json.decode(data)["type"] for _, data in told] == ["seated", "started", "decision_due"]
 
 
 def test_the_house_plays_the_bots_turns_that_the_game_queues(services: Services) -> None:

@@ -119,7 +119,8 @@ def played() -> dict[str, Any]:
     before = services.repository.get(WAITING_ID).table
     pat_joined, _ = play.join_game(services, WAITING_ID, None, pat, accepts_public_randomness=True)
     [(_, _, seated)] = notices(RULESET, before, pat_joined.game.table)
-    found["notice"] = {**seated, "at": pat_joined.decision.envelopes[-1].at if pat_joined.decision else ""}
+    at = pat_joined.decision.envelopes[-1].at if pat_joined.decision else ""
+    found["notice"] = msgspec.to_builtins(msgspec.structs.replace(seated, at=at))
     found["lobby_entry"] = lobby_entry(pat_joined.game.table)
     found["left"] = decoded(seating.leave_game(services, WAITING_ID, pat_token).view(None))
     found["aborted"] = decoded(seating.abort_game(services, WAITING_ID, cat).view(None))

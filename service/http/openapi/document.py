@@ -20,8 +20,9 @@ tests/http/test_declared_refusals.py holds the document to what the service answ
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, get_args
 
+import msgspec
 from apispec import APISpec, BasePlugin
 from apispec.ext.marshmallow import resolver
 from flask_smorest import Api
@@ -29,9 +30,10 @@ from flask_smorest import Api
 from games import schema as game_schema
 from games.base import IllegalMoveError
 from games.registry import RULESETS
-from games.schema import Schema, merge, one_of, prefix, ref
+from games.schema import REF, Schema, merge, one_of, prefix, ref
 from games.table import TABLE_EVENTS
 from games.twelve_gangsters.legality import TwelveGangstersRefusal
+from projections.notice_types import PlayerNotice
 from service.application.errors import (
     GameNotFoundError,
     InvalidRequestError,
@@ -60,7 +62,7 @@ from service.http.errors import (
 from service.http.openapi.answers import answers
 from service.http.parsing import INTEGER
 from service.http.problems import NOT_REPLICATED_RETRY_AFTER_S, RETRY_AFTER_S
-from service.http.ratelimit import RATE_LIMIT_HEADERS, refusal
+from service.http.ratelimit import anonymous, refusal, spent
 
 SEAT_OR_SPECTATOR: list[dict[str, list[str]]] = [{"seatToken": []}, {"playerToken": []}, {}]
 """A seat's token (or its player's) is optional: with one the caller sees its seat, without one it is a
@@ -201,7 +203,7 @@ PROBLEMS: dict[int, tuple[str, str, dict[str, Any]]] = {
     429: (
         "TooManyRequests",
         "Over the rate limit; nothing changed.",
-        example(code_of(RateLimitedError), refusal(DEFAULT_RATE_LIMIT, RATE_LIMIT_RESET_S)[0]),
+        example(code_of(RateLimitedError), refusal(spent(anonymous(DEFAULT_RATE_LIMIT), RATE_LIMIT_RESET_S))[0]),
     ),
     503: (
         "ServiceUnavailable",
@@ -249,6 +251,14 @@ REQUEST_ID = {
 """service/http/telemetry.py: a header of every request (optional) and of every answer."""
 REQUEST_ID_HEADER = {"X-Request-ID": "RequestId"}
 """A response header, by its component's name (apispec makes it a reference)."""
+RATE_LIMITS = {
+    "RateLimit-Limit": ("RateLimitLimit", "integer", "requests the budget nearest its end allows per window"),
+    "RateLimit-Remaining": ("RateLimitRemaining", "integer", "requests left in that budget's window"),
+    "RateLimit-Reset": ("RateLimitReset", "integer", "seconds until that budget's window resets (rounded up)"),
+    "RateLimit-Policy": ("RateLimitPolicy", "string", "that budget and its window in seconds, e.g. `3000;w=60`"),
+}
+"""The IETF RateLimit header fields every answer counted against a budget carries (service/http/ratelimit.py)."""
+RATE_LIMIT_FIELDS = {header: name for header, (name, _, _) in RATE_LIMITS.items()}
 
 ETAG = {
     "description": 'the version of the game the answer shows, quoted (`"12"`), and for a seat\'s own view the seat '
@@ -280,16 +290,11 @@ def problem_response(status: int, bodiless: bool = False) -> dict[str, Any]:
         "headers": dict(REQUEST_ID_HEADER),
     }
     if status == 429:
-        descriptions = {
-            "Retry-After": "seconds until the caller may send again",
-            "RateLimit-Limit": "requests allowed per window",
-            "RateLimit-Remaining": "requests left in this window (0)",
-            "RateLimit-Reset": "seconds until the window resets",
-            "RateLimit-Policy": "the limit and its window in seconds, e.g. `600;w=60`",
+        response["headers"]["Retry-After"] = {
+            "description": "seconds until the caller may send again (rounded up)",
+            "schema": {"type": "integer", "minimum": 1},
         }
-        for header in RATE_LIMIT_HEADERS:
-            schema = {"type": "string"} if header == "RateLimit-Policy" else {"type": "integer"}
-            response["headers"][header] = {"description": descriptions[header], "schema": schema}
+    response["headers"].update(RATE_LIMIT_FIELDS)
     if status == 405:
         response["headers"]["Allow"] = {
             "description": "the methods the path takes, e.g. `GET, HEAD, OPTIONS`",
@@ -342,6 +347,8 @@ class ProblemResponses(BasePlugin):
         spec.components.parameter("RequestId", "header", REQUEST_ID_PARAMETER)
         spec.components.header("RequestId", REQUEST_ID)
         spec.components.header("ETag", ETAG)
+        for name, kind, description in RATE_LIMITS.values():
+            spec.components.header(name, {"description": description, "schema": {"type": kind}})
         if_none_match = {"name": "If-None-Match", "required": False, **IF_NONE_MATCH}
         spec.components.parameter("IfNoneMatch", "header", if_none_match)
         spec.components.response("NotModified", NOT_MODIFIED)
@@ -368,9 +375,10 @@ class ProblemResponses(BasePlugin):
                 parameters.append("IfNoneMatch")
                 responses[304] = "NotModified"
             parameters.append("RequestId")
+            counted = {} if operation_id in NOT_RATE_LIMITED else RATE_LIMIT_FIELDS
             for response in responses.values():
-                if isinstance(response, dict):  # a problem's is a component, which has it
-                    response.setdefault("headers", {}).update(REQUEST_ID_HEADER)
+                if isinstance(response, dict):  # a problem's is a component, which has them
+                    response.setdefault("headers", {}).update({**REQUEST_ID_HEADER, **counted})
 
 
 def add_examples(responses: dict[Any, Any], examples: dict[int, dict[str, Any]]) -> None:
@@ -484,13 +492,76 @@ GAME_FINISHED: Schema = {
     "additionalProperties": False,
 }
 
+NOTICES = frozenset(t.__name__ for t in get_args(PlayerNotice))
+
+
+def feed_messages(event_types: list[str]) -> dict[str, Schema]:
+    """The messages of the live feeds, as an SSE client hands them over (`id`, `event`, `data` parsed as JSON): a
+    game's (`FeedMessage`) and a player's (`PlayerFeedMessage`), each notice a type of its own (`PlayerNotice`)."""
+
+    def message(event: Schema, data: Schema, doc: str, id_doc: str) -> Schema:
+        properties = {"id": {"type": "string", "description": id_doc}, "event": event, "data": data}
+        return {"description": doc, "type": "object", "properties": properties, "required": ["id", "event", "data"]}
+
+    version_id = "the version the message is at: send the last one seen as `Last-Event-ID` to resume"
+    # `Move` (the notices' `legal_moves`) and `Status` are the document's own: every ruleset's moves, a game's status.
+    _, found = msgspec.json.schema_components([PlayerNotice], ref_template=REF + "{name}")
+    notices = {schema["properties"]["type"]["enum"][0]: name for name, schema in found.items() if name in NOTICES}
+    components: dict[str, Schema] = {name: found[name] for name in notices.values()}
+    components["PlayerNotice"] = {
+        "description": "A notice of a player's live feed: `type` says which, and so its fields.",
+        **one_of(notices, "type"),
+    }
+    components["FeedMessage"] = {
+        "description": "A message of a game's live feed: an event of the log (`event` its type), the end of the "
+        "game (`game_finished`), or the game as the feed's viewer sees it after each batch of events (`view`).",
+        "oneOf": [
+            message(
+                {"type": "string", "enum": sorted(event_types)},
+                ref("Event"),
+                "An event of the log, as `GET …/events` shows it to the caller.",
+                "the event's version: send the last one seen as `Last-Event-ID` to resume",
+            ),
+            message(
+                {"type": "string", "const": "game_finished"},
+                ref("GameFinished"),
+                "The end of the game, right after the event that ends it (never stored).",
+                version_id,
+            ),
+            message(
+                {"type": "string", "const": "view"},
+                ref("Game"),
+                "The game as the feed's viewer sees it (`GET /v1/games/{id}`), after the backlog and after each batch "
+                "of events (never stored): a seat's carries its `you.legal_moves`.",
+                version_id,
+            ),
+        ],
+    }
+    components["PlayerFeedMessage"] = message(
+        {"type": "string", "enum": sorted(notices)},
+        ref("PlayerNotice"),
+        "A message of a player's live feed: `event` is its notice's `type`.",
+        "the notice's id in the player's feed: send the last one seen as `Last-Event-ID` to resume",
+    )
+    return components
+
+
+def sse(message: str) -> dict[str, Any]:
+    """A live feed's media type: a stream of text, each message of it the component `message` (OpenAPI 3.1 has no
+    word for a stream's items: 3.2's `itemSchema`, as an extension)."""
+    return {"schema": {"type": "string"}, "x-itemSchema": ref(message)}
+
+
 SSE_DOC = (
     "Server-Sent Events (`text/event-stream`, UTF-8): messages separated by a blank line, each of `field: value` "
     "lines. One message per event of the log: `id:` its version, `event:` its type, `data:` the event as the "
     "caller may see it, one line of JSON (an `Event`, as in `GET …/events`). The first message also has `retry:` "
     "(milliseconds to wait before reconnecting). Right after the event that ends the game comes a message "
     "`event: game_finished` with that event's `id`, whose `data` is a `GameFinished` (`game_id`, `version`, "
-    "`result`); a feed resumed at or after that event starts with it again. The feed ends after `game_tallied` "
+    "`result`); a feed resumed at or after that event starts with it again. After the backlog, and after each batch "
+    "of events that lands, comes a message `event: view` (the `id` of the batch's last event) whose `data` is the "
+    "game as the caller sees it, exactly as `GET /v1/games/{id}` answers it: a seat plays from the feed alone. "
+    "Each message is a `FeedMessage` (`x-itemSchema`). The feed ends after `game_tallied` "
     "(or `game_aborted`); a `: keep-alive` comment line comes after 15 s of silence. To resume, send the last "
     "`id` seen as `Last-Event-ID` (an EventSource does)."
 )
@@ -519,6 +590,9 @@ def document_games(api: Api) -> None:
         raise ValueError(f"nothing documents the stand-ins {sorted(missing)}")
     spec.components.schema("SeatToken", schema=schemas.SeatTokenSchema)
     spec.components.schema("GameFinished", component=GAME_FINISHED)
+    event_types = [e.type for e in TABLE_EVENTS] + [e.type for r in RULESETS.values() for e in r.events]
+    for name, schema in feed_messages(event_types).items():
+        spec.components.schema(name, component=schema)
     for name, schema in typed.items():
         if name in replaced:
             spec.components.schemas[name] = schema

@@ -16,7 +16,7 @@ from service.http import player_schemas as schemas
 from service.http.auth import bearer_token, redeemed
 from service.http.context import services, serving
 from service.http.errors import InvalidHeaderError
-from service.http.openapi.document import PLAYER
+from service.http.openapi.document import PLAYER, sse
 from service.http.parsing import Blueprint
 from service.http.player_live import PlayerFeed
 from service.http.schemas import LobbyEntrySchema, LobbyQuerySchema
@@ -25,8 +25,8 @@ blp = Blueprint("players", __name__, url_prefix="/v1/players", description="Play
 
 PLAYER_SSE_DOC = (
     "Server-Sent Events: `id` is the notice's id (send it back as `Last-Event-ID`), `event` its type (`invited`, "
-    "`seated`, `game_started`, `decision_due`, `game_finished`, `game_aborted`, `rating_changed`), `data` the notice; "
-    "`: keep-alive` comments every 15 s"
+    "`seated`, `started`, `decision_due`, `finished`, `aborted`, `rating_changed`), `data` the notice (a "
+    "`PlayerNotice`; each message a `PlayerFeedMessage`, `x-itemSchema`); `: keep-alive` comments every 15 s"
 )
 
 
@@ -126,9 +126,7 @@ class MyEventStream(MethodView):
     @blp.doc(
         operationId="streamMyEvents",
         security=PLAYER,
-        responses={
-            "200": {"description": PLAYER_SSE_DOC, "content": {"text/event-stream": {"schema": {"type": "string"}}}}
-        },
+        responses={"200": {"description": PLAYER_SSE_DOC, "content": {"text/event-stream": sse("PlayerFeedMessage")}}},
     )
     @blp.arguments(schemas.PlayerStreamQuerySchema, location="query")
     @blp.response(200)
