@@ -66,6 +66,15 @@ def struct_components(types: Iterable[Any], name_prefix: str = "") -> dict[str, 
     return components
 
 
+def move_schema(move: type[msgspec.Struct]) -> Schema:
+    """A move's JSON Schema on its own, as `GET /v1/rulesets` serves it: its component in the document, whole
+    (a move uses no other type, so it refers to nothing; one that did would need a `$defs` of its own)."""
+    found = struct_components([move])
+    if len(found) != 1:
+        raise ValueError(f"{move.__name__} uses other types: its schema would refer to them")
+    return found[move.__name__]
+
+
 def optional(schema: Schema, fields: Iterable[str]) -> None:
     """Fields some viewers do not receive (a redacted secret) are not required."""
     schema["required"] = [name for name in schema["required"] if name not in set(fields)]

@@ -300,7 +300,11 @@ class GameResultSchema(Schema):
 
 class OptionSchema(Schema):
     name = fields.String(required=True)
-    type = fields.String(required=True, validate=validate.OneOf(["int", "bool"]))
+    type = fields.String(
+        required=True,
+        validate=validate.OneOf(["integer", "boolean"]),
+        metadata={"description": "the option's JSON Schema type"},
+    )
     default = fields.Raw(
         required=True,
         allow_none=True,
@@ -327,6 +331,11 @@ class RulesetSchema(Schema):
         fields.Nested(OptionSchema),
         required=True,
         metadata={"description": "each option's bounds are in the ruleset's `<Ruleset>Options` schema"},
+    )
+    bots = fields.List(
+        fields.String(validate=validate.OneOf(BOTS)),
+        required=True,
+        metadata={"description": 'the kinds of bot a seat of this game may be given (`{"bot": kind}`)'},
     )
     move_types = fields.List(fields.String(), required=True)
     moves = fields.Dict(
