@@ -103,17 +103,26 @@ def test_429_is_documented_on_every_rate_limited_route(config: Config) -> None:
 
 
 def test_seat_token_operations_declare_their_security() -> None:
-    security = {o["operationId"]: o.get("security") for _, _, o in operations(document())}
+    """Where a token is optional, the operation inherits the document's `security` (`{}` among its alternatives)
+    and declares none, as openapi-python-client needs to let a client without a token call it; an operation that
+    reads no token declares `[]`."""
+    doc = document()
+    optional = [{"seatToken": []}, {"playerToken": []}, {}]
+    assert doc["security"] == optional
+    declared = {o["operationId"]: o.get("security") for _, _, o in operations(doc)}
     for needed in ("makeMove", "leaveGame", "resignGame", "abortGame", "rematchGame"):
-        assert security[needed] == [{"seatToken": []}, {"playerToken": []}]
-    for optional in ("getGame", "listEvents", "streamEvents", "getStateAtVersion"):
-        assert security[optional] == [{"seatToken": []}, {"playerToken": []}, {}]
-    for anyone in ("createGame", "joinGame"):  # a player token seats its player; a wrong one is 401
-        assert security[anyone] == [{"playerToken": []}, {}]
+        assert declared[needed] == [{"seatToken": []}, {"playerToken": []}]
+    for inherits in ("getGame", "listEvents", "streamEvents", "getStateAtVersion", "createGame", "joinGame"):
+        assert declared[inherits] is None, inherits
+    for anyone in ("createGame", "joinGame"):  # a player token seats its player; a seat token is 401
+        [operation] = [o for _, _, o in operations(doc) if o["operationId"] == anyone]
+        assert "must be a player token" in operation["description"] and "401" in operation["responses"]
     for player in ("getMe", "issuePlayerToken", "revokePlayerToken", "listMyGames", "streamMyEvents", "quickMatch"):
-        assert security[player] == [{"playerToken": []}]
+        assert declared[player] == [{"playerToken": []}]
+    for public in ("listRulesets", "getCardCatalogue", "getResult", "listGames", "registerPlayer", "getLiveness"):
+        assert declared[public] == [], public
     for scheme in ("seatToken", "playerToken"):
-        found = document()["components"]["securitySchemes"][scheme]
+        found = doc["components"]["securitySchemes"][scheme]
         assert (found["type"], found["scheme"]) == ("http", "bearer")
 
 
@@ -215,8 +224,15 @@ def test_the_events_page_is_typed_as_json_and_as_ndjson() -> None:
     assert content["application/json"]["schema"] == {"$ref": "#/components/schemas/EventPage"}
     assert content["application/x-ndjson"]["schema"] == {"$ref": "#/components/schemas/Event"}
     stream = doc["paths"]["/v1/games/{game_id}/events/stream"]["get"]["responses"]["200"]
-    assert stream["content"]["text/event-stream"]["schema"] == {"type": "string"}
+    schema = stream["content"]["text/event-stream"]["schema"]
+    assert (schema["type"], schema["contentMediaType"]) == ("string", "text/event-stream")
+    assert schema["contentSchema"]["oneOf"] == [
+        {"$ref": "#/components/schemas/Event"},
+        {"$ref": "#/components/schemas/GameFinished"},
+    ]
     assert stream["description"]
+    player = doc["paths"]["/v1/players/me/events/stream"]["get"]["responses"]["200"]
+    assert player["content"]["text/event-stream"]["schema"]["contentMediaType"] == "text/event-stream"
 
 
 def test_every_example_fits_its_schema() -> None:

@@ -72,6 +72,15 @@ PLAYER: list[dict[str, list[str]]] = [{"playerToken": []}]
 PLAYER_OR_ANONYMOUS: list[dict[str, list[str]]] = [{"playerToken": []}, {}]
 """A player token is optional: with one the caller acts as its player (a seat `{"player": "me"}`), without
 one anonymously."""
+OPTIONAL_TOKEN = SEAT_OR_SPECTATOR
+"""The document's own `security`, which every operation whose token is optional inherits: such an operation
+declares none of its own, since openapi-python-client types any operation that does as needing a token (it reads
+no `{}` among the alternatives). An operation that reads no token declares `security: []`; one that needs a token
+declares which."""
+PLAYER_ONLY = (
+    "A token is optional; if one is sent, it must be a player token (a seat token belongs to its own game: 401)."
+)
+"""What an operation that inherits OPTIONAL_TOKEN but reads only a player token (PLAYER_OR_ANONYMOUS) says."""
 
 BODY_PARSED = frozenset({"post"})
 """The methods whose body the service parses, even on a route that takes none (service/http/parsing.py
@@ -362,6 +371,7 @@ class ProblemResponses(BasePlugin):
                 if not any(str(key) == str(status) for key in responses):  # /healthz documents its own 503
                     bodiless = status == 400 and method.lower() not in BODY_PARSED
                     responses[status] = MALFORMED_REQUEST[0] if bodiless else PROBLEMS[status][0]
+            declare_security(operation)
             add_examples(responses, answers().get(operation_id, {}))
             parameters = operation.setdefault("parameters", [])
             if method.lower() == "get" and tags_its_version(responses):
@@ -371,6 +381,20 @@ class ProblemResponses(BasePlugin):
             for response in responses.values():
                 if isinstance(response, dict):  # a problem's is a component, which has it
                     response.setdefault("headers", {}).update(REQUEST_ID_HEADER)
+
+
+def declare_security(operation: dict[str, Any]) -> None:
+    """An operation's `security` as generators read it (see OPTIONAL_TOKEN): none where it inherits the
+    document's optional token, `[]` where it reads no token."""
+    security = operation.get("security")
+    if security is None:
+        operation["security"] = []
+    elif {} in security:
+        del operation["security"]
+        if security != OPTIONAL_TOKEN:
+            if security != PLAYER_OR_ANONYMOUS:
+                raise ValueError(f"{operation['operationId']}: no way to say a token is optional as {security}")
+            operation["description"] = "\n\n".join(filter(None, [operation.get("description"), PLAYER_ONLY]))
 
 
 def add_examples(responses: dict[Any, Any], examples: dict[int, dict[str, Any]]) -> None:
@@ -495,6 +519,21 @@ SSE_DOC = (
     "`id` seen as `Last-Event-ID` (an EventSource does)."
 )
 """The game's live feed (service/http/live.py), as the document tells it."""
+
+SSE = "text/event-stream"
+
+
+def event_stream(data: Schema | None = None) -> Schema:
+    """The schema of a live feed's body: text, Server-Sent Events, whose messages' `data` fits `data` (JSON Schema's
+    `contentSchema`, an annotation: generators type the body as a string)."""
+    schema: Schema = {"type": "string", "contentMediaType": SSE}
+    if data is not None:
+        schema["contentSchema"] = {"description": "the `data` of each message, as JSON", **data}
+    return schema
+
+
+GAME_FEED = event_stream({"oneOf": [ref("Event"), ref("GameFinished")]})
+"""The game's live feed: each message's `data` an `Event`, or the `GameFinished` that follows the last move."""
 
 
 def stand_ins() -> set[str]:

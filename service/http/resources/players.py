@@ -16,7 +16,7 @@ from service.http import player_schemas as schemas
 from service.http.auth import bearer_token, redeemed
 from service.http.context import services, serving
 from service.http.errors import InvalidHeaderError
-from service.http.openapi.document import PLAYER
+from service.http.openapi.document import PLAYER, SSE, event_stream
 from service.http.parsing import Blueprint
 from service.http.player_live import PlayerFeed
 from service.http.schemas import LobbyEntrySchema, LobbyQuerySchema
@@ -126,12 +126,9 @@ class MyEventStream(MethodView):
     @blp.doc(
         operationId="streamMyEvents",
         security=PLAYER,
-        responses={
-            "200": {"description": PLAYER_SSE_DOC, "content": {"text/event-stream": {"schema": {"type": "string"}}}}
-        },
     )
     @blp.arguments(schemas.PlayerStreamQuerySchema, location="query")
-    @blp.response(200)
+    @blp.response(200, event_stream(), content_type=SSE, description=PLAYER_SSE_DOC)
     @blp.alt_response(401, response="UNAUTHORIZED")
     def get(self, query: dict[str, Any]) -> Any:
         """Everything that concerns the caller in all its games, live (Server-Sent Events); resumable"""
