@@ -60,6 +60,10 @@ def _every_option(payload: dict[str, Any]) -> dict[str, Any]:
     return {**payload, "options": {**payload["options"], **missing}}
 
 
+Timestamp = Annotated[str, Meta(extra_json_schema={"format": "date-time"})]
+"""A moment, as every timestamp the API shows: ISO 8601 in UTC with milliseconds (`2026-12-01T07:42:20.123Z`)."""
+
+
 class GameCreated(Event, frozen=True):
     type = "game_created"
     schema_version = 2
@@ -71,7 +75,10 @@ class GameCreated(Event, frozen=True):
     seed: int
     salt: str
     seed_commitment: str
-    created_at: str = ""
+    created_at: Annotated[
+        Timestamp | Literal[""],
+        Meta(description="when the game was created; empty in a game created before the moment was recorded"),
+    ] = ""
     creator: str | None = None
     """The player who created the game, if a player did."""
     rematch_of: str | None = None
@@ -480,12 +487,7 @@ class AwaitingView(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 
     seat: int
     decision: str
-    deadline_at: (
-        Annotated[
-            str | None, Meta(extra_json_schema={"format": "date-time"}, description="when the deadline falls, if any")
-        ]
-        | UnsetType
-    ) = UNSET
+    deadline_at: Annotated[Timestamp | None, Meta(description="when the deadline falls, if any")] | UnsetType = UNSET
 
 
 Version = Annotated[int, Meta(ge=0, description="the number of events in the game's log")]
@@ -499,7 +501,7 @@ class GameView(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     ruleset: str
     version: Version
     status: Status
-    created_at: Annotated[str, Meta(description="when the game was created (ISO 8601, UTC)")]
+    created_at: Annotated[Timestamp, Meta(description="when the game was created (ISO 8601, UTC)")]
     options: dict[str, Any]
     seats: list[SeatView]
     seed_commitment: Annotated[str, Meta(description='sha256 of "<seed>:<salt>", both revealed at the end')]

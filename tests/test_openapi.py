@@ -284,3 +284,42 @@ def test_every_live_feed_example_is_messages_each_with_an_event_and_retry_on_the
         messages = [dict(line.split(": ", 1) for line in m.splitlines()) for m in example.strip().split("\n\n")]
         assert all({"id", "event", "data"} <= set(fields) for fields in messages), path  # no bare `retry:` block
         assert "retry" in messages[0] and not any("retry" in fields for fields in messages[1:]), path
+
+
+TIMESTAMP = re.compile(r"(?:^|_)at$|deadline|_since$")
+"""A property named as a moment is: `at`, `created_at`, `deadline_at`, `waiting_since`..."""
+
+
+def string_branches(schema: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """The schema itself if it is a string, and each string among its alternatives."""
+    if schema.get("type") == "string":
+        yield schema
+    for key in ("anyOf", "oneOf"):
+        for option in schema.get(key, []):
+            yield from string_branches(option)
+
+
+def properties_of(node: Any, where: str = "") -> Iterator[tuple[str, str, dict[str, Any]]]:
+    """Every property of every object schema in the document: (where, its name, its schema)."""
+    if isinstance(node, dict):
+        for name, schema in (node.get("properties") or {}).items():
+            if isinstance(schema, dict):
+                yield where, name, schema
+        for key, value in node.items():
+            yield from properties_of(value, f"{where}/{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from properties_of(value, f"{where}/{i}")
+
+
+def test_every_timestamp_is_a_date_time() -> None:
+    """A property named as a moment, if it may be a string, is a `date-time` string (inside the string branch of a
+    nullable one); one named so that is no string (`aiming_at`: a seat, `waiting_since`: a version) is not held to
+    it."""
+    checked = 0
+    for where, name, schema in properties_of(document()):
+        if TIMESTAMP.search(name):
+            for branch in string_branches(schema):
+                checked += 1
+                assert branch.get("format") == "date-time", f"{where}.{name}"
+    assert checked >= 70  # the events' `at`, the games' `created_at`, the deadlines, the players'...

@@ -7,7 +7,7 @@ import re
 from marshmallow import Schema, fields, validate
 
 from service.http.parsing import StrictInteger
-from service.http.schemas import RULESET_IDS, LobbyEntrySchema, TicketSchema, player_name
+from service.http.schemas import RULESET_IDS, LobbyEntrySchema, TicketSchema, player_name, timestamp
 
 
 class RegisterPlayerSchema(Schema):
@@ -18,7 +18,7 @@ class RegisterPlayerSchema(Schema):
 
 class PlayerTokenSchema(Schema):
     token_id = fields.String(required=True, metadata={"description": "names the token, to revoke it"})
-    issued_at = fields.String(required=True)
+    issued_at = timestamp(required=True)
 
 
 class IssuedTokenSchema(Schema):
@@ -31,7 +31,7 @@ class IssuedTokenSchema(Schema):
 class RegisteredPlayerSchema(IssuedTokenSchema):
     player_id = fields.String(required=True)
     name = fields.String(required=True)
-    created_at = fields.String(required=True)
+    created_at = timestamp(required=True)
 
 
 class RatingSchema(Schema):
@@ -45,7 +45,7 @@ class RatingSchema(Schema):
 class PlayerSchema(Schema):
     player_id = fields.String(required=True)
     name = fields.String(required=True)
-    created_at = fields.String(required=True)
+    created_at = timestamp(required=True)
     ratings = fields.Dict(
         keys=fields.String(validate=validate.OneOf(RULESET_IDS)),
         values=fields.Nested(RatingSchema),

@@ -24,6 +24,11 @@ BOT_PREFIX = "bot:"
 """How the leaderboard names a bot (`bot:smart`): no player may take such a name."""
 
 
+def timestamp(required: bool = False, **metadata: object) -> fields.String:
+    """A moment the service recorded, sent as it was stored: ISO 8601 in UTC with milliseconds."""
+    return fields.String(required=required, metadata={"format": "date-time", **metadata})
+
+
 def either(words: list[str]) -> str:
     """Words as alternatives: "`a`, `b` or `c`"."""
     quoted = [f"`{word}`" for word in words]
@@ -119,7 +124,7 @@ class LobbyEntrySchema(Schema):
             "the game itself may be further on: its own view has its current version"
         },
     )
-    created_at = fields.String(required=True)
+    created_at = timestamp(required=True)
     seats = fields.List(fields.Nested(SeatSummarySchema), required=True)
     open_seats = fields.Integer(
         required=True, metadata={"description": "seats anyone may take (not those kept for an invited player)"}

@@ -434,7 +434,7 @@ def event_item(event_type: str, payload: str, doc: str) -> Schema:
                 "anyOf": [{"type": "integer"}, {"type": "null"}],
                 "description": "the seat whose command caused it; null for the house's",
             },
-            "at": {"type": "string", "description": "when it was stored (ISO 8601, UTC)"},
+            "at": {"type": "string", "format": "date-time", "description": "when it was stored (ISO 8601, UTC)"},
             "payload": ref(payload),
             "prev_hash": {"type": "string", "description": "the hash of the event before (64 zeros for the first)"},
             "hash": {"type": "string", "description": "sha256 of the event's canonical JSON without `hash`"},
