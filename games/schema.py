@@ -22,7 +22,7 @@ import msgspec
 from games.base import CatalogueCard, Event, Option, Ruleset
 from games.commands import AnyCommand
 from games.registry import RULESETS
-from games.table import TABLE_EVENTS, TABLE_SECRET_FIELDS, GameView, options_of
+from games.table import TABLE_EVENTS, TABLE_SECRET_FIELDS, GameView, bot_kinds, options_of
 
 REF = "#/components/schemas/"
 Schema = dict[str, Any]
@@ -63,7 +63,21 @@ def struct_components(types: Iterable[Any], name_prefix: str = "") -> dict[str, 
         schema["title"] = name  # generators name their classes by title
         if schema.get("type") == "object":
             schema["additionalProperties"] = False
+        typed_enums(schema)
     return components
+
+
+def typed_enums(node: Any) -> None:
+    """Give each enum of strings (msgspec writes a Literal as a bare `enum`) its type, as generators want."""
+    if isinstance(node, dict):
+        enum = node.get("enum")
+        if enum and "type" not in node and all(isinstance(value, str) for value in enum):
+            node["type"] = "string"
+        for value in node.values():
+            typed_enums(value)
+    elif isinstance(node, list):
+        for value in node:
+            typed_enums(value)
 
 
 def move_schema(move: type[msgspec.Struct]) -> Schema:
@@ -202,12 +216,30 @@ def table_view() -> dict[str, Schema]:
     return struct_components([GameView])
 
 
-def table_components() -> dict[str, Schema]:
-    """What every game shares: the table's event payloads, the seat of a view and the game's status."""
+def table_components(rulesets: Iterable[Ruleset[Any]]) -> dict[str, Schema]:
+    """What every game shares: the table's event payloads, the seat of a view and the game's status. A game's
+    ruleset is one of these rulesets', a bot's kind one of theirs."""
+    rulesets = list(rulesets)
     components = payload_components(None)
     view = table_view()
     merge(components, {"SeatView": view["SeatView"], "Status": view["Status"]})
+    bots = sorted(set().union(*(bot_kinds(r) for r in rulesets)))
+    for seat in (components["Seat"], components["SeatView"]):
+        seat["properties"]["bot"] = with_strings(seat["properties"]["bot"], bots, "a bot seat's kind")
+    created = components["GameCreated"]["properties"]
+    created["ruleset"] = with_strings(created["ruleset"], [r.id for r in rulesets], "the game's ruleset")
     return components
+
+
+def with_strings(schema: Schema, values: list[str], description: str) -> Schema:
+    """A string property (or a nullable one) made one of these values, described if it was not."""
+    enum: Schema = {"type": "string", "enum": values}
+    if "anyOf" in schema:
+        options = [enum if option.get("type") == "string" else option for option in schema["anyOf"]]
+        schema = {**schema, "anyOf": options}
+    else:
+        schema = {**{k: v for k, v in schema.items() if k != "type"}, **enum}
+    return {"description": description, **schema}
 
 
 def catalogue_components(rulesets: Iterable[Ruleset[Any]]) -> dict[str, Schema]:
@@ -235,7 +267,7 @@ def build(rulesets: Iterable[Ruleset[Any]]) -> dict[str, Schema]:
     `CatalogueCard` (a card of any). ValueError if two rulesets take a move of the same `type` or claim the same
     component name."""
     rulesets = list(rulesets)
-    components = table_components()
+    components = table_components(rulesets)
     for ruleset in rulesets:
         merge(components, game_components(ruleset))
     merge(components, catalogue_components(rulesets))

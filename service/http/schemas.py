@@ -29,12 +29,6 @@ def timestamp(required: bool = False, **metadata: object) -> fields.String:
     return fields.String(required=required, metadata={"format": "date-time", **metadata})
 
 
-def either(words: list[str]) -> str:
-    """Words as alternatives: "`a`, `b` or `c`"."""
-    quoted = [f"`{word}`" for word in words]
-    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
-
-
 def check_name(name: str) -> None:
     if name != name.strip() or any(not c.isprintable() for c in name):
         raise ValidationError("a name has no control characters and no leading or trailing spaces")
@@ -95,7 +89,7 @@ class CreateGameSchema(Schema):
 class SeatSummarySchema(Schema):
     seat = fields.Integer(required=True)
     name = fields.String(metadata={"description": "a human seat's player"})
-    bot = fields.String(metadata={"description": "a bot seat's kind"})
+    bot = fields.String(validate=validate.OneOf(BOTS), metadata={"description": "a bot seat's kind"})
     player = fields.String(metadata={"description": "the registered player's id, if a player holds the seat"})
     open = fields.Boolean(metadata={"description": "whether the seat is still open (the lobby only)"})
     invited = fields.String(
@@ -145,13 +139,14 @@ class LobbyEntrySchema(Schema):
 
 
 class LeaderboardQuerySchema(Schema):
-    ruleset = fields.String(required=True)
+    # The enum is documented, not validated here, as CreateGameSchema's.
+    ruleset = fields.String(required=True, metadata={"enum": RULESET_IDS})
 
 
 class LeaderboardRowSchema(Schema):
     rank = fields.Integer(required=True)
     player = fields.String(metadata={"description": "a player's id (a bot's row has `bot` instead)"})
-    bot = fields.String(metadata={"description": f"a bot's kind: {either(BOTS)}"})
+    bot = fields.String(validate=validate.OneOf(BOTS), metadata={"description": "a bot's kind"})
     name = fields.String(required=True, metadata={"description": "the player's name, or bot:<kind>"})
     rating = fields.Float(required=True, metadata={"description": "the conservative rating, mu - 3 sigma"})
     mu = fields.Float(required=True, metadata={"description": "the estimated skill"})
