@@ -101,8 +101,9 @@ def test_a_generated_python_client_plays_a_whole_game_through_its_typed_models(
     move_types = tuple(getattr(models, p + m.__name__) for m in RULESETS[ruleset_id].moves)
     rng = random.Random(ruleset_id)
 
-    seats = [models.SeatSpec(name="Tester")] + [models.SeatSpec(bot="random") for _ in range(SEATS[ruleset_id] - 1)]
-    body = models.CreateGame(ruleset=ruleset_id, seats=seats, seed=7)
+    seats = [models.NamedSeatSpec(name="Tester")]
+    seats += [models.BotSeatSpec(bot="random") for _ in range(SEATS[ruleset_id] - 1)]
+    body = getattr(models, f"{p}CreateGame")(ruleset=ruleset_id, seats=seats, seed=7)
     created = sub(games, "create_game").sync(client=client_for(client_package, app), body=body)
     assert isinstance(created, getattr(models, f"{p}CreatedGame")), created
     [token] = created.tokens
@@ -175,8 +176,9 @@ def test_a_generated_python_client_reads_again_only_what_changed_and_joins_as_a_
     models = sub(client_package, "models")
     games = sub(client_package, "api.games")
     anyone = client_for(client_package, app)
-    seats = [models.SeatSpec(name="Ann"), models.SeatSpec(open_=True), models.SeatSpec(bot="random")]
-    body = models.CreateGame(ruleset="twelve-gangsters", seats=seats, seed=7)
+    seats = [models.NamedSeatSpec(name="Ann"), models.OpenSeatSpec(open_=True), models.BotSeatSpec(bot="random")]
+    options = models.TwelveGangstersOptions(first_boss=0)
+    body = models.TwelveGangstersCreateGame(ruleset="twelve-gangsters", seats=seats, options=options, seed=7)
     created = sub(games, "create_game").sync(client=anyone, body=body)
     game_id = created.game_id
     for read in (sub(games, "get_game"), sub(client_package, "api.history.list_events")):
@@ -252,6 +254,30 @@ def test_what_openapi_typescript_writes_compiles_strictly(
     )
     assert done.returncode == 0, done.stdout + done.stderr
     tsc(node_tools, output)
+    # The unions the document declares are unions in TypeScript: a seat spec is exactly one of its shapes, and a
+    # new game's options are its ruleset's.
+    usage = tmp_path / "usage.ts"
+    usage.write_text(
+        """import type { components } from "./syndicate";
+type Schemas = components["schemas"];
+export const seats: Schemas["SeatSpec"][] = [{ name: "Ann" }, { open: true }, { bot: "smart" }, { player: "me" }];
+export const game: Schemas["CreateGame"] = { ruleset: "twelve-gangsters", seats, seed: 7 };
+// openapi-typescript types an option with a default as always there (its defaultNonNullable): null is the default
+const mobsters = { attendance: true, first_player: null, move_deadline_s: null, open_setup: null };
+export const options: Schemas["CreateGame"] = { ruleset: "mobsters", seats, options: mobsters };
+// @ts-expect-error: a seat spec is one of its shapes, never none
+export const none: Schemas["SeatSpec"] = {};
+// @ts-expect-error: an open seat is open
+export const closed: Schemas["SeatSpec"] = { open: false };
+// @ts-expect-error: no such bot
+export const bot: Schemas["SeatSpec"] = { bot: "clever" };
+// @ts-expect-error: Mobsters has no first_boss
+export const other: Schemas["CreateGame"] = { ruleset: "mobsters", seats, options: { ...mobsters, first_boss: 0 } };
+// @ts-expect-error: the quick match's seat count is seat_count
+export const quick: Schemas["QuickMatch"] = { ruleset: "mobsters", seats: 2 };
+"""
+    )
+    tsc(node_tools, usage)
 
 
 def test_hey_api_generates_a_client_that_compiles_strictly(node_tools: Path, tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ tests/http/test_declared_refusals.py holds the document to what the service answ
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
 from typing import Any
 
@@ -536,6 +537,59 @@ GAME_FEED = event_stream({"oneOf": [ref("Event"), ref("GameFinished")]})
 """The game's live feed: each message's `data` an `Event`, or the `GameFinished` that follows the last move."""
 
 
+SEAT_SPECS = {"name": "NamedSeatSpec", "open": "OpenSeatSpec", "bot": "BotSeatSpec", "player": "PlayerSeatSpec"}
+"""The shapes of a seat spec, by the one field each has (service/http/schemas.py `SeatSpecSchema.one_kind`)."""
+
+
+def seat_specs(documented: Schema) -> dict[str, Schema]:
+    """`SeatSpec` as the union it is: the marshmallow schema has four optional fields, of which a seat takes
+    exactly one (`open` only as true), so each shape is a component with its one field required."""
+    components: dict[str, Schema] = {}
+    for field, name in SEAT_SPECS.items():
+        schema = dict(documented["properties"][field])
+        if field == "open":
+            schema["const"] = True
+        components[name] = {
+            "title": name,
+            "description": f"A seat of a new game: {schema['description']}.",
+            "type": "object",
+            "properties": {field: schema},
+            "required": [field],
+            "additionalProperties": False,
+        }
+    components["SeatSpec"] = {
+        "title": "SeatSpec",
+        "description": "A seat of a new game: a human by name, an open seat, a bot, or the creating player's own.",
+        "oneOf": [ref(name) for name in SEAT_SPECS.values()],
+    }
+    return components
+
+
+BY_RULESET = ("CreateGame", "QuickMatch")
+"""The bodies that name a ruleset and take its options: one shape per ruleset, told apart by `ruleset`."""
+
+
+def by_ruleset(name: str, documented: Schema) -> dict[str, Schema]:
+    """A body with `ruleset` and `options` as the union, keyed by `ruleset`, of one shape per ruleset whose
+    `options` are that ruleset's (`<Ruleset>Options`)."""
+    components: dict[str, Schema] = {}
+    options = documented["properties"]["options"]
+    for ruleset in RULESETS.values():
+        title = f"{prefix(ruleset)}{name}"
+        properties = {
+            **documented["properties"],
+            "ruleset": {"type": "string", "enum": [ruleset.id]},
+            "options": {**ref(f"{prefix(ruleset)}Options"), "description": options["description"]},
+        }
+        components[title] = copy.deepcopy({**documented, "title": title, "properties": properties})
+    components[name] = {
+        "title": name,
+        "description": "`ruleset` says which game, and so which `options` it takes.",
+        **one_of({r.id: f"{prefix(r)}{name}" for r in RULESETS.values()}, "ruleset"),
+    }
+    return components
+
+
 def stand_ins() -> set[str]:
     """The component names of the schemas.DeclaredInGames stand-ins."""
     found, todo = set(), [schemas.DeclaredInGames]
@@ -563,3 +617,10 @@ def document_games(api: Api) -> None:
             spec.components.schemas[name] = schema
         else:
             spec.components.schema(name, component=schema)  # refuses a name the marshmallow schemas took
+    unions = seat_specs(spec.components.schemas["SeatSpec"])
+    for name in BY_RULESET:
+        merge(unions, by_ruleset(name, spec.components.schemas[name]))
+    for name, schema in unions.items():
+        if name in spec.components.schemas and name not in ("SeatSpec", *BY_RULESET):
+            raise ValueError(f"two schemas are named {name!r}: rename one")
+        spec.components.schemas[name] = schema
