@@ -565,8 +565,8 @@ def seat_specs(documented: Schema) -> dict[str, Schema]:
     return components
 
 
-BY_RULESET = ("CreateGame", "QuickMatch")
-"""The bodies that name a ruleset and take its options: one shape per ruleset, told apart by `ruleset`."""
+BY_RULESET = ("CreateGame", "QuickMatch", "LobbyEntry")
+"""The bodies that name a ruleset and take or show its options: one shape per ruleset, told apart by `ruleset`."""
 
 
 def by_ruleset(name: str, documented: Schema) -> dict[str, Schema]:
