@@ -86,7 +86,13 @@ def move_schema(move: type[msgspec.Struct]) -> Schema:
     found = struct_components([move])
     if len(found) != 1:
         raise ValueError(f"{move.__name__} uses other types: its schema would refer to them")
-    return found[move.__name__]
+    return tag_described(found[move.__name__], move)
+
+
+def tag_described(schema: Schema, move: type[msgspec.Struct]) -> Schema:
+    """A move's schema with its `type` described (msgspec writes the tag bare)."""
+    schema["properties"]["type"]["description"] = f"the move's type: `{tag(move)}`"
+    return schema
 
 
 def optional(schema: Schema, fields: Iterable[str]) -> None:
@@ -153,6 +159,8 @@ def game_components(ruleset: Ruleset[Any]) -> dict[str, Schema]:
         if components.get(name, schema) != schema:
             raise ValueError(f"{name} is both an event and part of a view, with different schemas")
         components[name] = schema
+    for move in ruleset.moves:
+        tag_described(components[p + move.__name__], move)
     table = table_view()
     merge(
         components,

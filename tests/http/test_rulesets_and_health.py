@@ -28,7 +28,7 @@ def test_rulesets_list_twelve_gangsters_for_three_to_six_players_with_its_option
     assert gangsters["bots"] == ["random", "smart"]
     assert gangsters["move_types"] == ["play"]
     play = gangsters["moves"]["play"]
-    assert play["properties"]["card"] == {"type": "integer"} and play["required"] == ["type", "card"]
+    assert play["properties"]["card"]["type"] == "integer" and play["required"] == ["type", "card"]
     assert "$ref" not in str(play)
 
 
