@@ -182,7 +182,8 @@ def game_components(ruleset: Ruleset[Any]) -> dict[str, Schema]:
 def awaiting_schema(ruleset: Ruleset[Any], awaiting: Schema) -> Schema:
     """The table's AwaitingView, its `decision` one of the ruleset's."""
     awaiting["title"] = f"{prefix(ruleset)}Awaiting"
-    awaiting["properties"]["decision"] = {"type": "string", "enum": list(ruleset.decisions)}
+    decision = awaiting["properties"]["decision"]
+    awaiting["properties"]["decision"] = {**decision, "type": "string", "enum": list(ruleset.decisions)}
     return awaiting
 
 
@@ -211,9 +212,9 @@ def game_schema(ruleset: Ruleset[Any], game: Schema) -> Schema:
     """The table's GameView with the ruleset's own parts: `ruleset` itself, `options`, `awaiting`, `state`, `you`."""
     p = prefix(ruleset)
     properties = game["properties"]
-    properties["ruleset"] = {"type": "string", "enum": [ruleset.id]}
-    properties["options"] = ref(f"{p}Options")
-    properties["awaiting"] = {"type": "array", "items": ref(f"{p}Awaiting")}
+    properties["ruleset"] = {**properties["ruleset"], "type": "string", "enum": [ruleset.id]}
+    properties["options"] = {**ref(f"{p}Options"), "description": properties["options"]["description"]}
+    properties["awaiting"] = {**properties["awaiting"], "items": ref(f"{p}Awaiting")}
     properties["state"] = {**properties["state"], "anyOf": [ref(p + ruleset.state_view.__name__), {"type": "null"}]}
     properties["you"] = {**ref(f"{p}You"), "description": properties["you"]["description"]}
     return {**game, "title": f"{p}Game", "description": f"A {ruleset.name} game as the caller may see it."}
