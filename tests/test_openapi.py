@@ -17,6 +17,7 @@ import yaml
 
 from games import commands
 from games.registry import RULESETS
+from games.schema import components as game_components
 from games.schema import prefix, tag
 from games.table import bot_kinds
 from service.config import Config
@@ -355,3 +356,18 @@ def test_closed_sets_are_typed_enums() -> None:
                 yield from untyped(value, f"{where}/{i}")
 
     assert not list(untyped(doc["components"], "")), "an enum without its type"
+
+
+def test_every_field_of_every_move_view_and_event_is_described() -> None:
+    """Every property of what the games declare (moves, views, event payloads, their parts) and of each event's
+    envelope has a description."""
+    schemas = document()["components"]["schemas"]
+    names = set(game_components()) | {name for name in schemas if name.endswith("Event")}
+    undescribed = [
+        f"{name}.{field}"
+        for name in sorted(names)
+        for field, schema in schemas[name].get("properties", {}).items()
+        if not schema.get("description")
+    ]
+    assert not undescribed
+    assert len(names) > 150

@@ -427,16 +427,16 @@ def event_item(event_type: str, payload: str, doc: str) -> Schema:
         "description": f"A `{event_type}` event: {doc}",
         "type": "object",
         "properties": {
-            "game_id": {"type": "string"},
+            "game_id": {"type": "string", "description": "the game's id"},
             "version": {"type": "integer", "minimum": 1, "description": "the event's place in the log, from 1"},
-            "type": {"type": "string", "enum": [event_type]},
+            "type": {"type": "string", "enum": [event_type], "description": "the event's type: the shape of `payload`"},
             "schema_version": {"type": "integer", "minimum": 1, "description": "the version of its payload's schema"},
             "seat": {
                 "anyOf": [{"type": "integer"}, {"type": "null"}],
                 "description": "the seat whose command caused it; null for the house's",
             },
             "at": {"type": "string", "format": "date-time", "description": "when it was stored (ISO 8601, UTC)"},
-            "payload": ref(payload),
+            "payload": {**ref(payload), "description": "what happened: the event's own fields"},
             "prev_hash": {"type": "string", "description": "the hash of the event before (64 zeros for the first)"},
             "hash": {"type": "string", "description": "sha256 of the event's canonical JSON without `hash`"},
             "nonce": {
