@@ -235,9 +235,54 @@ def table_components(rulesets: Iterable[Ruleset[Any]]) -> dict[str, Schema]:
     bots = sorted(set().union(*(bot_kinds(r) for r in rulesets)))
     for seat in (components["Seat"], components["SeatView"]):
         seat["properties"]["bot"] = with_strings(seat["properties"]["bot"], bots, "a bot seat's kind")
+    for name in ("Seat", "SeatView"):
+        unions = seat_union(name, components.pop(name))
+        merge(components, unions)
     created = components["GameCreated"]["properties"]
     created["ruleset"] = with_strings(created["ruleset"], [r.id for r in rulesets], "the game's ruleset")
     return components
+
+
+SEAT_SHAPES = {
+    "Human": ("name", ("seat", "name", "player", "open", "resigned")),
+    "Bot": ("bot", ("seat", "bot", "open", "resigned")),
+    "Open": ("open", ("seat", "open", "invited")),
+}
+"""A seat's three shapes (games/table.py `Seat`): the field each is told by, and every field it may have."""
+
+
+def seat_union(name: str, schema: Schema) -> dict[str, Schema]:
+    """A seat schema of optional fields (a human's `name`, a `bot`, `open`...) as the union of its shapes: a
+    human seat, a bot seat, an open seat, each closed (`Human<name>`, `Bot<name>`, `Open<name>`), and `<name>` their
+    `oneOf`. Where it has `open`, an open seat says it (true) and the others too (false); where it has none (a seat
+    as created), an open seat has neither a name nor a bot."""
+    properties = schema["properties"]
+    components: dict[str, Schema] = {}
+    for kind, (told_by, fields) in SEAT_SHAPES.items():
+        shape = {field: properties[field] for field in fields if field in properties}
+        if "open" in shape:
+            shape["open"] = {**shape["open"], "const": kind == "Open"}
+        required = [field for field in schema.get("required", []) if field in shape]
+        if told_by in shape and told_by not in required:
+            required.append(told_by)
+        component = f"{kind}{name}"
+        components[component] = {
+            "title": component,
+            "description": SEAT_KINDS[kind],
+            "type": "object",
+            "properties": shape,
+            "required": required,
+            "additionalProperties": False,
+        }
+    components[name] = {
+        "title": name,
+        "description": schema.get("description", "A seat: a human's, a bot's, or open."),
+        "oneOf": [ref(component) for component in components],
+    }
+    return components
+
+
+SEAT_KINDS = {"Human": "A human's seat.", "Bot": "A bot's seat.", "Open": "An open seat, for someone to join."}
 
 
 def with_strings(schema: Schema, values: list[str], description: str) -> Schema:

@@ -84,7 +84,9 @@ class CreateGameSchema(Schema):
 
 
 class SeatSummarySchema(Schema):
-    seat = fields.Integer(required=True)
+    """A seat: its number, who holds it (a player's `name` or a `bot` kind), and whether it is still open."""
+
+    seat = fields.Integer(required=True, metadata={"description": "the seat's number, from 0 in play order"})
     name = fields.String(metadata={"description": "a human seat's player"})
     bot = fields.String(validate=validate.OneOf(BOTS), metadata={"description": "a bot seat's kind"})
     player = fields.String(metadata={"description": "the registered player's id, if a player holds the seat"})

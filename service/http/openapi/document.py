@@ -618,9 +618,10 @@ def document_games(api: Api) -> None:
         else:
             spec.components.schema(name, component=schema)  # refuses a name the marshmallow schemas took
     unions = seat_specs(spec.components.schemas["SeatSpec"])
+    merge(unions, game_schema.seat_union("SeatSummary", spec.components.schemas["SeatSummary"]))
     for name in BY_RULESET:
         merge(unions, by_ruleset(name, spec.components.schemas[name]))
     for name, schema in unions.items():
-        if name in spec.components.schemas and name not in ("SeatSpec", *BY_RULESET):
+        if name in spec.components.schemas and name not in ("SeatSpec", "SeatSummary", *BY_RULESET):
             raise ValueError(f"two schemas are named {name!r}: rename one")
         spec.components.schemas[name] = schema
