@@ -565,6 +565,30 @@ def seat_specs(documented: Schema) -> dict[str, Schema]:
     return components
 
 
+def leaderboard_rows(documented: Schema) -> dict[str, Schema]:
+    """`LeaderboardRow` as the union it is: a player's row has `player` and no `bot`, a bot's `bot` and no
+    `player` (projections/ratings.py `row`)."""
+    components: dict[str, Schema] = {}
+    for kind, has, lacks in (("Player", "player", "bot"), ("Bot", "bot", "player")):
+        name = f"{kind}LeaderboardRow"
+        properties = {field: schema for field, schema in documented["properties"].items() if field != lacks}
+        components[name] = copy.deepcopy(
+            {
+                **documented,
+                "title": name,
+                "description": f"A {kind.lower()}'s row.",
+                "properties": properties,
+                "required": [*documented["required"], has],
+            }
+        )
+    components["LeaderboardRow"] = {
+        "title": "LeaderboardRow",
+        "description": "A row of the leaderboard: a player's (`player`) or a bot's (`bot`).",
+        "oneOf": [ref(name) for name in components],
+    }
+    return components
+
+
 BY_RULESET = ("CreateGame", "QuickMatch", "LobbyEntry")
 """The bodies that name a ruleset and take or show its options: one shape per ruleset, told apart by `ruleset`."""
 
@@ -619,9 +643,10 @@ def document_games(api: Api) -> None:
             spec.components.schema(name, component=schema)  # refuses a name the marshmallow schemas took
     unions = seat_specs(spec.components.schemas["SeatSpec"])
     merge(unions, game_schema.seat_union("SeatSummary", spec.components.schemas["SeatSummary"]))
+    merge(unions, leaderboard_rows(spec.components.schemas["LeaderboardRow"]))
     for name in BY_RULESET:
         merge(unions, by_ruleset(name, spec.components.schemas[name]))
     for name, schema in unions.items():
-        if name in spec.components.schemas and name not in ("SeatSpec", "SeatSummary", *BY_RULESET):
+        if name in spec.components.schemas and name not in ("SeatSpec", "SeatSummary", "LeaderboardRow", *BY_RULESET):
             raise ValueError(f"two schemas are named {name!r}: rename one")
         spec.components.schemas[name] = schema
