@@ -192,12 +192,14 @@ class Result(msgspec.Struct, frozen=True, kw_only=True):
     when no criterion narrowed it.
     """
 
-    scores: tuple[int, ...]
-    ranks: tuple[int | None, ...]
-    winners: tuple[int, ...]
-    tie_break: str | None
-    tie_breakers: tuple[str, ...]
-    details: dict[str, Any] = {}
+    scores: Annotated[tuple[int, ...], Meta(description="each seat's final score, by seat")]
+    ranks: Annotated[tuple[int | None, ...], Meta(description="each seat's rank, by seat: 1 is best; null: out of it")]
+    winners: Annotated[tuple[int, ...], Meta(description="the seats that won (several share a victory)")]
+    tie_break: Annotated[
+        str | None, Meta(description="the criterion that narrowed the seats tied on the top score, if one did")
+    ]
+    tie_breakers: Annotated[tuple[str, ...], Meta(description="the ruleset's tie-break criteria, in the order tried")]
+    details: Annotated[dict[str, Any], Meta(description="what else the ruleset tells of its end")] = {}
 
 
 def rank_seats(

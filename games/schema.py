@@ -22,7 +22,7 @@ import msgspec
 from games.base import CatalogueCard, Event, Option, Ruleset
 from games.commands import AnyCommand
 from games.registry import RULESETS
-from games.table import TABLE_EVENTS, TABLE_SECRET_FIELDS, GameView, options_of
+from games.table import TABLE_EVENTS, TABLE_SECRET_FIELDS, GameView, bot_kinds, options_of
 
 REF = "#/components/schemas/"
 Schema = dict[str, Any]
@@ -63,7 +63,36 @@ def struct_components(types: Iterable[Any], name_prefix: str = "") -> dict[str, 
         schema["title"] = name  # generators name their classes by title
         if schema.get("type") == "object":
             schema["additionalProperties"] = False
+        typed_enums(schema)
     return components
+
+
+def typed_enums(node: Any) -> None:
+    """Give each enum of strings (msgspec writes a Literal as a bare `enum`) its type, as generators want."""
+    if isinstance(node, dict):
+        enum = node.get("enum")
+        if enum and "type" not in node and all(isinstance(value, str) for value in enum):
+            node["type"] = "string"
+        for value in node.values():
+            typed_enums(value)
+    elif isinstance(node, list):
+        for value in node:
+            typed_enums(value)
+
+
+def move_schema(move: type[msgspec.Struct]) -> Schema:
+    """A move's JSON Schema on its own, as `GET /v1/rulesets` serves it: its component in the document, whole
+    (a move uses no other type, so it refers to nothing; one that did would need a `$defs` of its own)."""
+    found = struct_components([move])
+    if len(found) != 1:
+        raise ValueError(f"{move.__name__} uses other types: its schema would refer to them")
+    return tag_described(found[move.__name__], move)
+
+
+def tag_described(schema: Schema, move: type[msgspec.Struct]) -> Schema:
+    """A move's schema with its `type` described (msgspec writes the tag bare)."""
+    schema["properties"]["type"]["description"] = f"the move's type: `{tag(move)}`"
+    return schema
 
 
 def optional(schema: Schema, fields: Iterable[str]) -> None:
@@ -130,6 +159,8 @@ def game_components(ruleset: Ruleset[Any]) -> dict[str, Schema]:
         if components.get(name, schema) != schema:
             raise ValueError(f"{name} is both an event and part of a view, with different schemas")
         components[name] = schema
+    for move in ruleset.moves:
+        tag_described(components[p + move.__name__], move)
     table = table_view()
     merge(
         components,
@@ -151,7 +182,8 @@ def game_components(ruleset: Ruleset[Any]) -> dict[str, Schema]:
 def awaiting_schema(ruleset: Ruleset[Any], awaiting: Schema) -> Schema:
     """The table's AwaitingView, its `decision` one of the ruleset's."""
     awaiting["title"] = f"{prefix(ruleset)}Awaiting"
-    awaiting["properties"]["decision"] = {"type": "string", "enum": list(ruleset.decisions)}
+    decision = awaiting["properties"]["decision"]
+    awaiting["properties"]["decision"] = {**decision, "type": "string", "enum": list(ruleset.decisions)}
     return awaiting
 
 
@@ -180,9 +212,9 @@ def game_schema(ruleset: Ruleset[Any], game: Schema) -> Schema:
     """The table's GameView with the ruleset's own parts: `ruleset` itself, `options`, `awaiting`, `state`, `you`."""
     p = prefix(ruleset)
     properties = game["properties"]
-    properties["ruleset"] = {"type": "string", "enum": [ruleset.id]}
-    properties["options"] = ref(f"{p}Options")
-    properties["awaiting"] = {"type": "array", "items": ref(f"{p}Awaiting")}
+    properties["ruleset"] = {**properties["ruleset"], "type": "string", "enum": [ruleset.id]}
+    properties["options"] = {**ref(f"{p}Options"), "description": properties["options"]["description"]}
+    properties["awaiting"] = {**properties["awaiting"], "items": ref(f"{p}Awaiting")}
     properties["state"] = {**properties["state"], "anyOf": [ref(p + ruleset.state_view.__name__), {"type": "null"}]}
     properties["you"] = {**ref(f"{p}You"), "description": properties["you"]["description"]}
     return {**game, "title": f"{p}Game", "description": f"A {ruleset.name} game as the caller may see it."}
@@ -193,12 +225,75 @@ def table_view() -> dict[str, Schema]:
     return struct_components([GameView])
 
 
-def table_components() -> dict[str, Schema]:
-    """What every game shares: the table's event payloads, the seat of a view and the game's status."""
+def table_components(rulesets: Iterable[Ruleset[Any]]) -> dict[str, Schema]:
+    """What every game shares: the table's event payloads, the seat of a view and the game's status. A game's
+    ruleset is one of these rulesets', a bot's kind one of theirs."""
+    rulesets = list(rulesets)
     components = payload_components(None)
     view = table_view()
     merge(components, {"SeatView": view["SeatView"], "Status": view["Status"]})
+    bots = sorted(set().union(*(bot_kinds(r) for r in rulesets)))
+    for seat in (components["Seat"], components["SeatView"]):
+        seat["properties"]["bot"] = with_strings(seat["properties"]["bot"], bots, "a bot seat's kind")
+    for name in ("Seat", "SeatView"):
+        unions = seat_union(name, components.pop(name))
+        merge(components, unions)
+    created = components["GameCreated"]["properties"]
+    created["ruleset"] = with_strings(created["ruleset"], [r.id for r in rulesets], "the game's ruleset")
     return components
+
+
+SEAT_SHAPES = {
+    "Human": ("name", ("seat", "name", "player", "open", "resigned")),
+    "Bot": ("bot", ("seat", "bot", "open", "resigned")),
+    "Open": ("open", ("seat", "open", "invited")),
+}
+"""A seat's three shapes (games/table.py `Seat`): the field each is told by, and every field it may have."""
+
+
+def seat_union(name: str, schema: Schema) -> dict[str, Schema]:
+    """A seat schema of optional fields (a human's `name`, a `bot`, `open`...) as the union of its shapes: a
+    human seat, a bot seat, an open seat, each closed (`Human<name>`, `Bot<name>`, `Open<name>`), and `<name>` their
+    `oneOf`. Where it has `open`, an open seat says it (true) and the others too (false); where it has none (a seat
+    as created), an open seat has neither a name nor a bot."""
+    properties = schema["properties"]
+    components: dict[str, Schema] = {}
+    for kind, (told_by, fields) in SEAT_SHAPES.items():
+        shape = {field: properties[field] for field in fields if field in properties}
+        if "open" in shape:
+            shape["open"] = {**shape["open"], "const": kind == "Open"}
+        required = [field for field in schema.get("required", []) if field in shape]
+        if told_by in shape and told_by not in required:
+            required.append(told_by)
+        component = f"{kind}{name}"
+        components[component] = {
+            "title": component,
+            "description": SEAT_KINDS[kind],
+            "type": "object",
+            "properties": shape,
+            "required": required,
+            "additionalProperties": False,
+        }
+    components[name] = {
+        "title": name,
+        "description": schema.get("description", "A seat: a human's, a bot's, or open."),
+        "oneOf": [ref(component) for component in components],
+    }
+    return components
+
+
+SEAT_KINDS = {"Human": "A human's seat.", "Bot": "A bot's seat.", "Open": "An open seat, for someone to join."}
+
+
+def with_strings(schema: Schema, values: list[str], description: str) -> Schema:
+    """A string property (or a nullable one) made one of these values, described if it was not."""
+    enum: Schema = {"type": "string", "enum": values}
+    if "anyOf" in schema:
+        options = [enum if option.get("type") == "string" else option for option in schema["anyOf"]]
+        schema = {**schema, "anyOf": options}
+    else:
+        schema = {**{k: v for k, v in schema.items() if k != "type"}, **enum}
+    return {"description": description, **schema}
 
 
 def catalogue_components(rulesets: Iterable[Ruleset[Any]]) -> dict[str, Schema]:
@@ -226,7 +321,7 @@ def build(rulesets: Iterable[Ruleset[Any]]) -> dict[str, Schema]:
     `CatalogueCard` (a card of any). ValueError if two rulesets take a move of the same `type` or claim the same
     component name."""
     rulesets = list(rulesets)
-    components = table_components()
+    components = table_components(rulesets)
     for ruleset in rulesets:
         merge(components, game_components(ruleset))
     merge(components, catalogue_components(rulesets))

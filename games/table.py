@@ -36,10 +36,12 @@ class Seat(msgspec.Struct, frozen=True, omit_defaults=True):
     An open seat may be kept for one player (`invited`, its id: a rematch's seat of a player who has not
     accepted yet): only that player takes it."""
 
-    name: str | None = None
-    bot: str | None = None
-    player: str | None = None
-    invited: str | None = None
+    name: Annotated[str | None, Meta(description="a human seat's name (its player's, if a player holds it)")] = None
+    bot: Annotated[str | None, Meta(description="a bot seat's kind")] = None
+    player: Annotated[str | None, Meta(description="the registered player's id, if a player holds the seat")] = None
+    invited: Annotated[
+        str | None, Meta(description="an open seat kept for this player (its id): only that player may take it")
+    ] = None
 
     @property
     def is_open(self) -> bool:
@@ -60,59 +62,66 @@ def _every_option(payload: dict[str, Any]) -> dict[str, Any]:
     return {**payload, "options": {**payload["options"], **missing}}
 
 
+Timestamp = Annotated[str, Meta(extra_json_schema={"format": "date-time"})]
+"""A moment, as every timestamp the API shows: ISO 8601 in UTC with milliseconds (`2026-12-01T07:42:20.123Z`)."""
+
+
 class GameCreated(Event, frozen=True):
     type = "game_created"
     schema_version = 2
     upcasters = {1: _every_option}
-    game_id: str
-    ruleset: str
-    seats: tuple[Seat, ...]
-    options: dict[str, Any]
-    seed: int
-    salt: str
-    seed_commitment: str
-    created_at: str = ""
-    creator: str | None = None
-    """The player who created the game, if a player did."""
-    rematch_of: str | None = None
-    """The finished game this one replays with the same seats and options."""
+    game_id: Annotated[str, Meta(description="the game's id")]
+    ruleset: Annotated[str, Meta(description="the game's ruleset")]
+    seats: Annotated[tuple[Seat, ...], Meta(description="every seat, in play order, as created")]
+    options: Annotated[dict[str, Any], Meta(description="every option of the ruleset, as set or by default")]
+    seed: Annotated[int, Meta(description="what every shuffle and roll is drawn from; hidden until the end")]
+    salt: Annotated[str, Meta(description="hidden with the seed until the end; empty where the creator chose the seed")]
+    seed_commitment: Annotated[str, Meta(description='sha256 of "<seed>:<salt>", both revealed at the end')]
+    created_at: Annotated[
+        Timestamp | Literal[""],
+        Meta(description="when the game was created; empty in a game created before the moment was recorded"),
+    ] = ""
+    creator: Annotated[str | None, Meta(description="the player who created the game (its id), if a player did")] = None
+    rematch_of: Annotated[
+        str | None, Meta(description="the finished game this one replays with the same seats and options")
+    ] = None
 
 
 class SeatJoined(Event, frozen=True, omit_defaults=True):
     type = "seat_joined"
-    seat: int
-    name: str
-    player: str | None = None
+    seat: Annotated[int, Meta(description="the seat taken")]
+    name: Annotated[str, Meta(description="the name it was taken under (a player's own)")]
+    player: Annotated[str | None, Meta(description="the registered player's id, if a player took it")] = None
 
 
 class SeatLeft(Event, frozen=True):
     """A seat's holder left before the start: the seat is open again."""
 
     type = "seat_left"
-    seat: int
+    seat: Annotated[int, Meta(description="the seat left, open again")]
 
 
 class SeatResigned(Event, frozen=True):
     """A seat gave up during play: the random bot plays it to the end, and it ranks last for ratings."""
 
     type = "seat_resigned"
-    seat: int
+    seat: Annotated[int, Meta(description="the seat that resigned")]
 
 
 class GameAborted(Event, frozen=True, omit_defaults=True):
     """The creator called off a game that had not started."""
 
     type = "game_aborted"
-    seat: int | None = None
-    player: str | None = None
+    seat: Annotated[int | None, Meta(description="the seat whose token aborted it, if one did")] = None
+    player: Annotated[str | None, Meta(description="the creating player (its id), if its player token did")] = None
 
 
 class RematchCreated(Event, frozen=True, omit_defaults=True):
     """A new game with the same seats and options follows this one."""
 
     type = "rematch_created"
-    game_id: str
-    seat: int | None = None
+    game_id: Annotated[str, Meta(description="the new game's id")]
+    seat: Annotated[int | None, Meta(description="the seat that asked for it, if a seat did")] = None
 
 
 class GameStarted(Event, frozen=True):
@@ -123,7 +132,7 @@ class GameTallied(Event, frozen=True):
     """The final tally of a finished game, recorded once: what results and leaderboards show."""
 
     type = "game_tallied"
-    result: Result
+    result: Annotated[Result, Meta(description="the final tally")]
 
 
 TABLE_EVENTS: tuple[type[Event], ...] = (
@@ -461,9 +470,11 @@ def utc_iso(moment: datetime) -> str:
 class SeatView(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """A seat: its number, who holds it (a player's `name` or a `bot` kind), and whether it is still open."""
 
-    seat: int
-    name: str | UnsetType = UNSET
-    bot: str | UnsetType = UNSET
+    seat: Annotated[int, Meta(description="the seat's number, from 0 in play order")]
+    name: Annotated[str, Meta(description="a human seat's name (its player's, if a player holds it)")] | UnsetType = (
+        UNSET
+    )
+    bot: Annotated[str, Meta(description="a bot seat's kind")] | UnsetType = UNSET
     player: Annotated[str, Meta(description="the registered player's id, if a player holds the seat")] | UnsetType = (
         UNSET
     )
@@ -471,15 +482,15 @@ class SeatView(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
         Annotated[str, Meta(description="an open seat kept for this player (its id): only that player may take it")]
         | UnsetType
     ) = UNSET
-    open: bool
+    open: Annotated[bool, Meta(description="whether the seat is open, for someone to join")]
     resigned: Annotated[bool, Meta(description="the seat resigned: the random bot plays it")] | UnsetType = UNSET
 
 
 class AwaitingView(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """A seat the game waits on, and the decision it owes (games/schema.py lists each ruleset's decisions)."""
 
-    seat: int
-    decision: str
+    seat: Annotated[int, Meta(description="the seat awaited")]
+    decision: Annotated[str, Meta(description="what it owes: one of its ruleset's decisions")]
     simultaneous: Annotated[
         bool,
         Meta(
@@ -488,12 +499,7 @@ class AwaitingView(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
             "a turn-based decision, where a move should send `If-Match`"
         ),
     ]
-    deadline_at: (
-        Annotated[
-            str | None, Meta(extra_json_schema={"format": "date-time"}, description="when the deadline falls, if any")
-        ]
-        | UnsetType
-    ) = UNSET
+    deadline_at: Annotated[Timestamp | None, Meta(description="when the deadline falls, if any")] | UnsetType = UNSET
 
 
 Version = Annotated[int, Meta(ge=0, description="the number of events in the game's log")]
@@ -503,13 +509,13 @@ class GameView(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """The game as a viewer may see it. `options`, `awaiting`, `state` and `you` are typed per ruleset by
     games/schema.py, from each ruleset's own declarations."""
 
-    game_id: str
-    ruleset: str
+    game_id: Annotated[str, Meta(description="the game's id")]
+    ruleset: Annotated[str, Meta(description="the game's ruleset: the shape of its options, state and you")]
     version: Version
-    status: Status
-    created_at: Annotated[str, Meta(description="when the game was created (ISO 8601, UTC)")]
-    options: dict[str, Any]
-    seats: list[SeatView]
+    status: Annotated[Status, Meta(description="where the game is in its life")]
+    created_at: Annotated[Timestamp, Meta(description="when the game was created (ISO 8601, UTC)")]
+    options: Annotated[dict[str, Any], Meta(description="every option of the game, as set or by default")]
+    seats: Annotated[list[SeatView], Meta(description="every seat, in play order")]
     seed_commitment: Annotated[str, Meta(description='sha256 of "<seed>:<salt>", both revealed at the end')]
     randomness: Annotated[
         Literal["secret", "public"],
@@ -519,7 +525,7 @@ class GameView(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
             "compute every shuffle and roll (for tests and replays, not for games whose deal must stay secret)"
         ),
     ]
-    awaiting: list[AwaitingView]
+    awaiting: Annotated[list[AwaitingView], Meta(description="the seats the game waits on now, and for what")]
     waiting_since: Annotated[
         int | None,
         Meta(

@@ -17,7 +17,9 @@ import yaml
 
 from games import commands
 from games.registry import RULESETS
+from games.schema import components as game_components
 from games.schema import prefix, tag
+from games.table import bot_kinds
 from service.config import Config
 from service.http.app import create_app
 from service.http.codes import CODES
@@ -103,17 +105,26 @@ def test_429_is_documented_on_every_rate_limited_route(config: Config) -> None:
 
 
 def test_seat_token_operations_declare_their_security() -> None:
-    security = {o["operationId"]: o.get("security") for _, _, o in operations(document())}
+    """Where a token is optional, the operation inherits the document's `security` (`{}` among its alternatives)
+    and declares none, as openapi-python-client needs to let a client without a token call it; an operation that
+    reads no token declares `[]`."""
+    doc = document()
+    optional = [{"seatToken": []}, {"playerToken": []}, {}]
+    assert doc["security"] == optional
+    declared = {o["operationId"]: o.get("security") for _, _, o in operations(doc)}
     for needed in ("makeMove", "leaveGame", "resignGame", "abortGame", "rematchGame"):
-        assert security[needed] == [{"seatToken": []}, {"playerToken": []}]
-    for optional in ("getGame", "listEvents", "streamEvents", "getStateAtVersion"):
-        assert security[optional] == [{"seatToken": []}, {"playerToken": []}, {}]
-    for anyone in ("createGame", "joinGame"):  # a player token seats its player; a wrong one is 401
-        assert security[anyone] == [{"playerToken": []}, {}]
+        assert declared[needed] == [{"seatToken": []}, {"playerToken": []}]
+    for inherits in ("getGame", "listEvents", "streamEvents", "getStateAtVersion", "createGame", "joinGame"):
+        assert declared[inherits] is None, inherits
+    for anyone in ("createGame", "joinGame"):  # a player token seats its player; a seat token is 401
+        [operation] = [o for _, _, o in operations(doc) if o["operationId"] == anyone]
+        assert "must be a player token" in operation["description"] and "401" in operation["responses"]
     for player in ("getMe", "issuePlayerToken", "revokePlayerToken", "listMyGames", "streamMyEvents", "quickMatch"):
-        assert security[player] == [{"playerToken": []}]
+        assert declared[player] == [{"playerToken": []}]
+    for public in ("listRulesets", "getCardCatalogue", "getResult", "listGames", "registerPlayer", "getLiveness"):
+        assert declared[public] == [], public
     for scheme in ("seatToken", "playerToken"):
-        found = document()["components"]["securitySchemes"][scheme]
+        found = doc["components"]["securitySchemes"][scheme]
         assert (found["type"], found["scheme"]) == ("http", "bearer")
 
 
@@ -215,8 +226,14 @@ def test_the_events_page_is_typed_as_json_and_as_ndjson() -> None:
     assert content["application/json"]["schema"] == {"$ref": "#/components/schemas/EventPage"}
     assert content["application/x-ndjson"]["schema"] == {"$ref": "#/components/schemas/Event"}
     stream = doc["paths"]["/v1/games/{game_id}/events/stream"]["get"]["responses"]["200"]
-    assert stream["content"]["text/event-stream"]["schema"] == {"type": "string"}
+    schema = stream["content"]["text/event-stream"]["schema"]
+    assert (schema["type"], schema["contentMediaType"]) == ("string", "text/event-stream")
+    assert schema["contentSchema"]["$ref"] == "#/components/schemas/FeedMessage"
     assert stream["description"]
+    player = doc["paths"]["/v1/players/me/events/stream"]["get"]["responses"]["200"]
+    player_schema = player["content"]["text/event-stream"]["schema"]
+    assert player_schema["contentMediaType"] == "text/event-stream"
+    assert player_schema["contentSchema"]["$ref"] == "#/components/schemas/PlayerFeedMessage"
 
 
 def test_every_example_fits_its_schema() -> None:
@@ -267,7 +284,6 @@ def test_the_players_feed_example_messages_fit_their_schemas() -> None:
     doc = document()
     root = {"components": doc["components"]}
     feed = doc["paths"]["/v1/players/me/events/stream"]["get"]["responses"]["200"]["content"]["text/event-stream"]
-    assert feed["x-itemSchema"] == {"$ref": "#/components/schemas/PlayerFeedMessage"}
     validator = jsonschema_rs.validator_for({**root, "$ref": "#/components/schemas/PlayerFeedMessage"})
     for message in feed["example"].strip().split("\n\n"):
         fields = dict(line.split(": ", 1) for line in message.splitlines() if not line.startswith("retry"))
@@ -281,3 +297,88 @@ def test_every_live_feed_example_is_messages_each_with_an_event_and_retry_on_the
         messages = [dict(line.split(": ", 1) for line in m.splitlines()) for m in example.strip().split("\n\n")]
         assert all({"id", "event", "data"} <= set(fields) for fields in messages), path  # no bare `retry:` block
         assert "retry" in messages[0] and not any("retry" in fields for fields in messages[1:]), path
+
+
+TIMESTAMP = re.compile(r"(?:^|_)at$|deadline|_since$")
+"""A property named as a moment is: `at`, `created_at`, `deadline_at`, `waiting_since`..."""
+
+
+def string_branches(schema: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """The schema itself if it is a string, and each string among its alternatives."""
+    if schema.get("type") == "string":
+        yield schema
+    for key in ("anyOf", "oneOf"):
+        for option in schema.get(key, []):
+            yield from string_branches(option)
+
+
+def properties_of(node: Any, where: str = "") -> Iterator[tuple[str, str, dict[str, Any]]]:
+    """Every property of every object schema in the document: (where, its name, its schema)."""
+    if isinstance(node, dict):
+        for name, schema in (node.get("properties") or {}).items():
+            if isinstance(schema, dict):
+                yield where, name, schema
+        for key, value in node.items():
+            yield from properties_of(value, f"{where}/{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from properties_of(value, f"{where}/{i}")
+
+
+def test_every_timestamp_is_a_date_time() -> None:
+    """A property named as a moment, if it may be a string, is a `date-time` string (inside the string branch of a
+    nullable one); one named so that is no string (`aiming_at`: a seat, `waiting_since`: a version) is not held to
+    it."""
+    checked = 0
+    for where, name, schema in properties_of(document()):
+        if TIMESTAMP.search(name):
+            for branch in string_branches(schema):
+                if branch.get("enum") == [""]:
+                    continue  # a game_created of a log from before its moment was recorded
+                checked += 1
+                assert branch.get("format") == "date-time", f"{where}.{name}"
+    assert checked >= 70  # the events' `at`, the games' `created_at`, the deadlines, the players'...
+
+
+def test_closed_sets_are_typed_enums() -> None:
+    """Every `ruleset` is one of the rulesets, every `bot` one of the bots' kinds, and no enum lacks its type."""
+    doc = document()
+    bots = sorted(set().union(*(bot_kinds(r) for r in RULESETS.values())))
+    found = {"ruleset": 0, "bot": 0}
+    for where, name, schema in properties_of(doc):
+        if name in found:
+            for branch in string_branches(schema):
+                assert set(branch.get("enum", ())) <= set(RULESETS if name == "ruleset" else bots), f"{where}.{name}"
+                assert branch.get("enum"), f"{where}.{name}"
+                found[name] += 1
+    assert found["ruleset"] >= 10 and found["bot"] >= 5, found
+    for parameter in doc["paths"]["/v1/leaderboard"]["get"]["parameters"]:
+        if parameter.get("name") == "ruleset":
+            assert parameter["schema"]["enum"] == sorted(RULESETS)
+
+    def untyped(node: Any, where: str) -> Iterator[str]:
+        if isinstance(node, dict):
+            if "enum" in node and "type" not in node:
+                yield where
+            for key, value in node.items():
+                yield from untyped(value, f"{where}/{key}")
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                yield from untyped(value, f"{where}/{i}")
+
+    assert not list(untyped(doc["components"], "")), "an enum without its type"
+
+
+def test_every_field_of_every_move_view_and_event_is_described() -> None:
+    """Every property of what the games declare (moves, views, event payloads, their parts) and of each event's
+    envelope has a description."""
+    schemas = document()["components"]["schemas"]
+    names = set(game_components()) | {name for name in schemas if name.endswith("Event")}
+    undescribed = [
+        f"{name}.{field}"
+        for name in sorted(names)
+        for field, schema in schemas[name].get("properties", {}).items()
+        if not schema.get("description")
+    ]
+    assert not undescribed
+    assert len(names) > 150

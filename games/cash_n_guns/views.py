@@ -9,10 +9,10 @@ The future piles are shown to EVERYONE only.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
-from msgspec import UNSET, UnsetType
+from msgspec import UNSET, Meta, UnsetType
 
 from games.base import EVERYONE, Event, Viewer, redacted
 from games.cash_n_guns import events as ev
@@ -33,51 +33,69 @@ class You(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """A seat's own: its Bang!/Click split, its loaded card, its aim while the window is open, its courage
     choice and its loot cards. Shown to the seat under `you`, and to everyone in `seats` once the game is over."""
 
-    bang_cards: int | UnsetType = UNSET
-    click_cards: int | UnsetType = UNSET
-    loaded_card: Bullet | UnsetType | None = UNSET
-    aiming_at: int | UnsetType | None = UNSET
-    courage: bool | UnsetType | None = UNSET
-    loot: list[str] | UnsetType = UNSET
-    loot_value: int | UnsetType = UNSET
+    bang_cards: Annotated[int, Meta(description="how many Bang! cards the seat holds")] | UnsetType = UNSET
+    click_cards: Annotated[int, Meta(description="how many Click cards the seat holds")] | UnsetType = UNSET
+    loaded_card: (
+        Annotated[Bullet | None, Meta(description="the bullet card loaded this turn; null until it loads")] | UnsetType
+    ) = UNSET
+    aiming_at: Annotated[int | None, Meta(description="the seat it aims at this turn; null: nobody")] | UnsetType = (
+        UNSET
+    )
+    courage: (
+        Annotated[
+            bool | None, Meta(description="its courage this turn: true stands, false lies down; null until it chooses")
+        ]
+        | UnsetType
+    ) = UNSET
+    loot: Annotated[list[str], Meta(description="the loot card ids it holds")] | UnsetType = UNSET
+    loot_value: Annotated[int, Meta(description="what its loot is worth, in dollars")] | UnsetType = UNSET
 
 
 class SeatView(You):
     """A seat as the table sees it: its health, its bullet cards, what it has done this turn, and its loot count."""
 
     # Not keyword-only, unlike You: msgspec lays out these fields first, so a seat's own follow them.
-    seat: int
-    alive: bool
-    wounds: int
-    bullet_cards: int
-    has_loaded: bool
-    has_aimed: bool
-    target: int | None
-    has_chosen: bool
-    stands: bool | None
-    standing: bool
-    loot_count: int
+    seat: Annotated[int, Meta(description="the seat's number")]
+    alive: Annotated[bool, Meta(description="whether the seat is still alive")]
+    wounds: Annotated[int, Meta(description="how many wounds it has taken")]
+    bullet_cards: Annotated[int, Meta(description="how many bullet cards it holds")]
+    has_loaded: Annotated[bool, Meta(description="whether it has loaded this turn")]
+    has_aimed: Annotated[bool, Meta(description="whether it has aimed this turn")]
+    target: Annotated[int | None, Meta(description="the seat it aims at, once the window has closed; else null")]
+    has_chosen: Annotated[bool, Meta(description="whether it has chosen its courage this turn")]
+    stands: Annotated[
+        bool | None, Meta(description="its courage once revealed: true stands, false lies down; else null")
+    ]
+    standing: Annotated[bool, Meta(description="whether it stands in this turn's sharing (it takes loot)")]
+    loot_count: Annotated[int, Meta(description="how many loot cards it holds")]
 
 
 class StateView(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """The turn and its phase, the Godfather, the loot on the table, and every seat; the future piles once
     the game is over."""
 
-    turn: int
-    turns: int
-    phase: Phase
-    godfather: int
-    table_loot: list[str]
-    godfather_token_available: bool
-    godfather_token_taken_by: int | None
-    piles_left: int
-    lost_loot: list[str]
-    ordered: int | None
-    sharer: int | None
-    last_shots: ev.ShotsResolved | None
-    ended: str | None
-    seats: list[SeatView]
-    piles: list[list[str]] | UnsetType = UNSET
+    turn: Annotated[int, Meta(description="the current turn, from 1")]
+    turns: Annotated[int, Meta(description="how many turns the game has")]
+    phase: Annotated[Phase, Meta(description="the phase of the turn")]
+    godfather: Annotated[int, Meta(description="the Godfather's seat")]
+    table_loot: Annotated[list[str], Meta(description="the loot card ids on the table")]
+    godfather_token_available: Annotated[
+        bool, Meta(description="whether the New Godfather token may be taken this turn")
+    ]
+    godfather_token_taken_by: Annotated[
+        int | None, Meta(description="the seat that took the New Godfather token this turn; null: none has")
+    ]
+    piles_left: Annotated[int, Meta(description="how many loot piles are left for the turns to come")]
+    lost_loot: Annotated[list[str], Meta(description="loot card ids out of the game for good")]
+    ordered: Annotated[int | None, Meta(description="the seat the Godfather ordered to change target; null: none")]
+    sharer: Annotated[int | None, Meta(description="the seat whose pick it is in the sharing; null outside it")]
+    last_shots: Annotated[ev.ShotsResolved | None, Meta(description="the last turn's shots; null before the first")]
+    ended: Annotated[str | None, Meta(description="why the game ended; null while it goes on")]
+    seats: Annotated[list[SeatView], Meta(description="every seat, by seat")]
+    piles: (
+        Annotated[list[list[str]], Meta(description="the loot piles of the turns to come: shown once the game is over")]
+        | UnsetType
+    ) = UNSET
 
 
 def view(state: State, viewer: Viewer) -> StateView:

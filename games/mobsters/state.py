@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from enum import StrEnum
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
+from msgspec import Meta
 
 from games.mobsters.cards import CARDS, Kind, bonus
 from games.mobsters.events import Income
@@ -64,10 +65,10 @@ class Deed(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """What became of a mobster's action this turn, for all to see: `recruited` (it came into play), `absent`
     (the attendance roll), or the move that spent it with the card played, what it aimed at and the die roll."""
 
-    action: str
-    card: str | None = None
-    target: str | None = None
-    roll: int | None = None
+    action: Annotated[str, Meta(description="what it did: `recruited`, `absent`, or the move that spent it")]
+    card: Annotated[str | None, Meta(description="the card it played, if any: its card id")] = None
+    target: Annotated[str | None, Meta(description="what it aimed at, if anything")] = None
+    roll: Annotated[int | None, Meta(description="the die roll, if any")] = None
 
 
 class Mobster(msgspec.Struct, frozen=True, kw_only=True):

@@ -11,10 +11,10 @@ whether a hand holds a mobster.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
-from msgspec import UNSET, UnsetType
+from msgspec import UNSET, Meta, UnsetType
 
 from games.base import EVERYONE, Event, Viewer, redacted
 from games.mobsters import events as ev
@@ -24,51 +24,56 @@ from games.mobsters.state import Deed, Phase, State, can_act, incomes
 class You(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """A seat's own: its hand. Shown to the seat under `you`, and to everyone in `seats` once the game is over."""
 
-    hand: list[str] | UnsetType = UNSET
+    hand: Annotated[list[str], Meta(description="the card ids in the seat's hand")] | UnsetType = UNSET
 
 
 class MobsterView(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """A mobster in play: its operations, the Law cards on it, and what became of its action this turn."""
 
-    card: str
-    operations: list[str]
-    law: list[str]
-    has_action: bool
-    deed: Deed | None
+    card: Annotated[str, Meta(description="the mobster: its card id")]
+    operations: Annotated[list[str], Meta(description="the operation card ids attached to it")]
+    law: Annotated[list[str], Meta(description="the Law Enforcement card ids on it")]
+    has_action: Annotated[bool, Meta(description="whether it still has its action this turn")]
+    deed: Annotated[Deed | None, Meta(description="what became of its action this turn; null while it has it")]
 
 
 class SeatView(You):
     """A Mob Boss as the table sees it: money, how many cards in hand, income and mobsters in play."""
 
     # Not keyword-only, unlike You: msgspec lays out these fields first, so a seat's own follow them.
-    seat: int
-    money: int
-    hand_count: int
-    income: int
-    mobsters: list[MobsterView]
+    seat: Annotated[int, Meta(description="the seat's number")]
+    money: Annotated[int, Meta(description="its money, in dollars")]
+    hand_count: Annotated[int, Meta(description="how many cards it holds")]
+    income: Annotated[int, Meta(description="what its operations pay at Collection, in dollars")]
+    mobsters: Annotated[list[MobsterView], Meta(description="its mobsters in play")]
 
 
 class Reassigning(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """A killed mobster's operations, waiting for its controller to give them away or discard them."""
 
-    seat: int
-    operations: list[str]
+    seat: Annotated[int, Meta(description="the dead mobster's controller")]
+    operations: Annotated[list[str], Meta(description="the operation card ids to give away or discard")]
 
 
 class StateView(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """The turn, its phase and active seat, the deck's size, the discard pile and every seat; the deck's
     order once the game is over."""
 
-    turn: int
-    phase: Phase
-    active_seat: int
-    attendance_rule: bool
-    deck_count: int
-    discard: list[str]
-    reassigning: Reassigning | None
-    ended: str | None
-    seats: list[SeatView]
-    deck: list[str] | UnsetType = UNSET
+    turn: Annotated[int, Meta(description="the current turn, from 1")]
+    phase: Annotated[Phase, Meta(description="the phase of the turn")]
+    active_seat: Annotated[int, Meta(description="the seat whose turn it is")]
+    attendance_rule: Annotated[bool, Meta(description="whether the attendance rule is on")]
+    deck_count: Annotated[int, Meta(description="how many cards the deck holds")]
+    discard: Annotated[list[str], Meta(description="the discard pile's card ids")]
+    reassigning: Annotated[
+        Reassigning | None, Meta(description="a killed mobster's operations awaiting its controller; null: none")
+    ]
+    ended: Annotated[str | None, Meta(description="why the game ended; null while it goes on")]
+    seats: Annotated[list[SeatView], Meta(description="every seat, by seat")]
+    deck: (
+        Annotated[list[str], Meta(description="the deck's card ids, top first: shown once the game is over")]
+        | UnsetType
+    ) = UNSET
 
 
 def view(state: State, viewer: Viewer) -> StateView:

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
+from msgspec import Meta
+
 from games.base import Move
 
 
 class Play(Move, frozen=True, tag="play"):
     """Choose this round's gangster, face down."""
 
-    card: int
+    card: Annotated[int, Meta(description="the gangster played: its number, one still in the seat's hand")]
 
 
 MOVES: tuple[type[Move], ...] = (Play,)

@@ -7,10 +7,10 @@ revealed. Private to a seat (and shown to EVERYONE): its hand and the gangster i
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
-from msgspec import UNSET, UnsetType
+from msgspec import UNSET, Meta, UnsetType
 
 from games.base import EVERYONE, Event, Viewer, redacted
 from games.twelve_gangsters.events import GangsterPlayed, RoundRevealed
@@ -21,30 +21,32 @@ class You(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """A seat's own: its hand and the gangster it chose this round (null until it chooses). Shown to the seat
     under `you`, and to everyone in `seats` once the game is over."""
 
-    hand: list[int] | UnsetType = UNSET
-    chosen: int | UnsetType | None = UNSET
+    hand: Annotated[list[int], Meta(description="the gangsters the seat still holds")] | UnsetType = UNSET
+    chosen: (
+        Annotated[int | None, Meta(description="the gangster it chose this round; null until it chooses")] | UnsetType
+    ) = UNSET
 
 
 class SeatView(You):
     """A seat's piles: face-up gangsters that succeeded, face-down ones that were stopped."""
 
     # Not keyword-only, unlike You: msgspec lays out these fields first, so a seat's own follow its piles.
-    seat: int
-    cards_left: int
-    has_chosen: bool
-    succeeded: list[int]
-    stopped: list[int]
-    score: int
+    seat: Annotated[int, Meta(description="the seat's number")]
+    cards_left: Annotated[int, Meta(description="how many gangsters it still holds")]
+    has_chosen: Annotated[bool, Meta(description="whether it has chosen its gangster this round")]
+    succeeded: Annotated[list[int], Meta(description="its face-up pile: gangsters that succeeded")]
+    stopped: Annotated[list[int], Meta(description="its face-down pile: gangsters that were stopped")]
+    score: Annotated[int, Meta(description="the sum of its gangsters that succeeded")]
 
 
 class StateView(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """The round, the Boss, every seat's piles, and the last round revealed."""
 
-    round: int
-    rounds: int
-    boss: int | None
-    seats: list[SeatView]
-    last_round: RoundRevealed | None
+    round: Annotated[int, Meta(description="the current round, from 1")]
+    rounds: Annotated[int, Meta(description="how many rounds the game has")]
+    boss: Annotated[int | None, Meta(description="the seat that holds the Boss token; null before the first is chosen")]
+    seats: Annotated[list[SeatView], Meta(description="every seat's piles, by seat")]
+    last_round: Annotated[RoundRevealed | None, Meta(description="the last round revealed; null before the first")]
 
 
 def view(state: State, viewer: Viewer) -> StateView:

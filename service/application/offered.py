@@ -8,7 +8,8 @@ import msgspec
 
 from games.base import Ruleset
 from games.registry import RULESETS
-from games.table import options_of
+from games.schema import move_schema
+from games.table import bot_kinds, options_of
 from service.application.errors import RulesetNotFoundError, UnknownRulesetError
 
 
@@ -22,7 +23,13 @@ def ruleset_named(ruleset_id: str, in_path: bool = False) -> Ruleset[Any]:
     return ruleset
 
 
+OPTION_TYPES = {int: "integer", bool: "boolean"}
+"""An option's type by its JSON Schema name."""
+
+
 def describe(ruleset: Ruleset[Any]) -> dict[str, Any]:
+    """A ruleset as `GET /v1/rulesets` lists it: its players, options, bots and moves (each move's JSON Schema
+    whole, without references, as the OpenAPI document's component of it)."""
     return {
         "id": ruleset.id,
         "name": ruleset.name,
@@ -32,7 +39,7 @@ def describe(ruleset: Ruleset[Any]) -> dict[str, Any]:
         "options": [
             {
                 "name": name,
-                "type": o.kind.__name__,
+                "type": OPTION_TYPES[o.kind],
                 "default": o.default,
                 "description": o.description,
                 "minimum": 0 if o.names_a_seat else o.minimum,
@@ -40,8 +47,9 @@ def describe(ruleset: Ruleset[Any]) -> dict[str, Any]:
             }
             for name, o in options_of(ruleset).items()
         ],
+        "bots": sorted(bot_kinds(ruleset)),
         "move_types": [m.__struct_config__.tag for m in ruleset.moves],
-        "moves": {m.__struct_config__.tag: msgspec.json.schema(m) for m in ruleset.moves},
+        "moves": {m.__struct_config__.tag: move_schema(m) for m in ruleset.moves},
     }
 
 

@@ -11,7 +11,7 @@ from service.application.services import Services
 from service.bootstrap import bootstrap
 from service.config import Config
 from service.http import context, docs, hygiene, parsing, telemetry, web
-from service.http.openapi.document import ProblemResponses, document_games
+from service.http.openapi.document import OPTIONAL_TOKEN, ProblemResponses, document_games
 from service.http.problems import ProblemApi
 from service.http.ratelimit import RateLimit
 from service.http.resources import BLUEPRINTS
@@ -27,6 +27,9 @@ API_SETTINGS = {
     **docs.SETTINGS,
     "API_SPEC_OPTIONS": {
         "info": {"description": "Gangster card games over HTTP: every move an event, every game auditable by replay."},
+        # Relative: the service that serves the document (`make run`: http://127.0.0.1:8000).
+        "servers": [{"url": "/", "description": "the service that serves this document"}],
+        "security": OPTIONAL_TOKEN,
         "components": {
             "securitySchemes": {
                 "seatToken": {"type": "http", "scheme": "bearer", "description": "a seat token, for its game"},

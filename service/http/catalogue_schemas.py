@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields
+from marshmallow import Schema, fields, validate
 
-from service.http.schemas import DeclaredInGames
+from service.http.schemas import RULESET_IDS, DeclaredInGames
 
 
 class CatalogueCardSchema(DeclaredInGames):
@@ -19,7 +19,7 @@ class CatalogueConstantSchema(Schema):
 class CatalogueSchema(Schema):
     """Every card and loot id of a game with its numbers, and the rules' other numbers."""
 
-    ruleset = fields.String()
+    ruleset = fields.String(validate=validate.OneOf(RULESET_IDS))
     cards = fields.List(fields.Nested(CatalogueCardSchema))
     kinds = fields.Dict(
         keys=fields.String(), values=fields.String(), metadata={"description": "what each kind of card is and does"}

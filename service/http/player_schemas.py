@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, ValidationError, fields, pre_load, validate, validates_schema
 
 from service.http.parsing import StrictInteger
-from service.http.schemas import RULESET_IDS, LobbyEntrySchema, TicketSchema, player_name
+from service.http.schemas import RULESET_IDS, LobbyEntrySchema, TicketSchema, player_name, timestamp
 
 
 class RegisterPlayerSchema(Schema):
@@ -18,7 +19,7 @@ class RegisterPlayerSchema(Schema):
 
 class PlayerTokenSchema(Schema):
     token_id = fields.String(required=True, metadata={"description": "names the token, to revoke it"})
-    issued_at = fields.String(required=True)
+    issued_at = timestamp(required=True)
 
 
 class IssuedTokenSchema(Schema):
@@ -31,7 +32,7 @@ class IssuedTokenSchema(Schema):
 class RegisteredPlayerSchema(IssuedTokenSchema):
     player_id = fields.String(required=True)
     name = fields.String(required=True)
-    created_at = fields.String(required=True)
+    created_at = timestamp(required=True)
 
 
 class RatingSchema(Schema):
@@ -45,7 +46,7 @@ class RatingSchema(Schema):
 class PlayerSchema(Schema):
     player_id = fields.String(required=True)
     name = fields.String(required=True)
-    created_at = fields.String(required=True)
+    created_at = timestamp(required=True)
     ratings = fields.Dict(
         keys=fields.String(validate=validate.OneOf(RULESET_IDS)),
         values=fields.Nested(RatingSchema),
@@ -80,7 +81,17 @@ class PlayerStreamTicketSchema(TicketSchema):
 
 class QuickMatchSchema(Schema):
     ruleset = fields.String(required=True, validate=validate.OneOf(RULESET_IDS))
-    seats = StrictInteger(1, required=True, metadata={"description": "seat count"})
+    seat_count = StrictInteger(
+        1, required=True, metadata={"description": "how many seats the game has, the caller's among them"}
+    )
+    seats = StrictInteger(
+        1,
+        metadata={
+            "deprecated": True,
+            "description": "the old name of `seat_count`, still taken alone: `seats` is a list of seat specs "
+            "where a game is created (`POST /v1/games`)",
+        },
+    )
     options = fields.Dict(
         keys=fields.String(),
         load_default=dict,
@@ -89,6 +100,19 @@ class QuickMatchSchema(Schema):
             "only a game with exactly these options is joined"
         },
     )
+
+    @pre_load
+    def old_name(self, data: Any, **_: object) -> Any:
+        """`seats`, sent alone, is read as `seat_count`."""
+        if isinstance(data, dict) and "seats" in data and "seat_count" not in data:
+            data = {**data, "seat_count": data["seats"]}
+            del data["seats"]
+        return data
+
+    @validates_schema
+    def one_name(self, data: dict[str, Any], **_: object) -> None:
+        if "seats" in data:
+            raise ValidationError("send `seat_count` alone: `seats` is its old name", "seats")
 
 
 class QuickMatchResultSchema(Schema):

@@ -12,7 +12,6 @@ from typing import Any
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
 from games.registry import RULESETS
-from games.schema import prefix
 from games.table import bot_kinds
 from players.names import name_key, skeleton_key
 from service.application.errors import GameNotFoundError, PublicRandomnessNotAcceptedError
@@ -24,10 +23,9 @@ BOT_PREFIX = "bot:"
 """How the leaderboard names a bot (`bot:smart`): no player may take such a name."""
 
 
-def either(words: list[str]) -> str:
-    """Words as alternatives: "`a`, `b` or `c`"."""
-    quoted = [f"`{word}`" for word in words]
-    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
+def timestamp(required: bool = False, **metadata: object) -> fields.String:
+    """A moment the service recorded, sent as it was stored: ISO 8601 in UTC with milliseconds."""
+    return fields.String(required=required, metadata={"format": "date-time", **metadata})
 
 
 def check_name(name: str) -> None:
@@ -71,13 +69,11 @@ class CreateGameSchema(Schema):
     # The enum is documented, not validated here: an unknown ruleset is UnknownRulesetError (`ruleset_named`).
     ruleset = fields.String(required=True, metadata={"enum": sorted(RULESETS), "example": "twelve-gangsters"})
     seats = fields.List(fields.Nested(SeatSpecSchema), required=True, validate=validate.Length(1, 12))
+    # Documented as the ruleset's own `<Ruleset>Options` (service/http/openapi/document.py `by_ruleset`).
     options = fields.Dict(
         keys=fields.String(),
         load_default=dict,
-        metadata={
-            "description": "the ruleset's options (see `<Ruleset>Options`); one left out takes its default",
-            "anyOf": [{"$ref": f"#/components/schemas/{prefix(r)}Options"} for r in RULESETS.values()],
-        },
+        metadata={"description": "the ruleset's options; one left out takes its default"},
     )
     seed = StrictInteger(
         metadata={
@@ -88,9 +84,11 @@ class CreateGameSchema(Schema):
 
 
 class SeatSummarySchema(Schema):
-    seat = fields.Integer(required=True)
+    """A seat: its number, who holds it (a player's `name` or a `bot` kind), and whether it is still open."""
+
+    seat = fields.Integer(required=True, metadata={"description": "the seat's number, from 0 in play order"})
     name = fields.String(metadata={"description": "a human seat's player"})
-    bot = fields.String(metadata={"description": "a bot seat's kind"})
+    bot = fields.String(validate=validate.OneOf(BOTS), metadata={"description": "a bot seat's kind"})
     player = fields.String(metadata={"description": "the registered player's id, if a player holds the seat"})
     open = fields.Boolean(metadata={"description": "whether the seat is still open (the lobby only)"})
     invited = fields.String(
@@ -119,7 +117,7 @@ class LobbyEntrySchema(Schema):
             "the game itself may be further on: its own view has its current version"
         },
     )
-    created_at = fields.String(required=True)
+    created_at = timestamp(required=True)
     seats = fields.List(fields.Nested(SeatSummarySchema), required=True)
     open_seats = fields.Integer(
         required=True, metadata={"description": "seats anyone may take (not those kept for an invited player)"}
@@ -140,13 +138,14 @@ class LobbyEntrySchema(Schema):
 
 
 class LeaderboardQuerySchema(Schema):
-    ruleset = fields.String(required=True)
+    # The enum is documented, not validated here, as CreateGameSchema's.
+    ruleset = fields.String(required=True, metadata={"enum": RULESET_IDS})
 
 
 class LeaderboardRowSchema(Schema):
     rank = fields.Integer(required=True)
     player = fields.String(metadata={"description": "a player's id (a bot's row has `bot` instead)"})
-    bot = fields.String(metadata={"description": f"a bot's kind: {either(BOTS)}"})
+    bot = fields.String(validate=validate.OneOf(BOTS), metadata={"description": "a bot's kind"})
     name = fields.String(required=True, metadata={"description": "the player's name, or bot:<kind>"})
     rating = fields.Float(required=True, metadata={"description": "the conservative rating, mu - 3 sigma"})
     mu = fields.Float(required=True, metadata={"description": "the estimated skill"})
@@ -300,7 +299,11 @@ class GameResultSchema(Schema):
 
 class OptionSchema(Schema):
     name = fields.String(required=True)
-    type = fields.String(required=True, validate=validate.OneOf(["int", "bool"]))
+    type = fields.String(
+        required=True,
+        validate=validate.OneOf(["integer", "boolean"]),
+        metadata={"description": "the option's JSON Schema type"},
+    )
     default = fields.Raw(
         required=True,
         allow_none=True,
@@ -327,6 +330,11 @@ class RulesetSchema(Schema):
         fields.Nested(OptionSchema),
         required=True,
         metadata={"description": "each option's bounds are in the ruleset's `<Ruleset>Options` schema"},
+    )
+    bots = fields.List(
+        fields.String(validate=validate.OneOf(BOTS)),
+        required=True,
+        metadata={"description": 'the kinds of bot a seat of this game may be given (`{"bot": kind}`)'},
     )
     move_types = fields.List(fields.String(), required=True)
     moves = fields.Dict(

@@ -23,11 +23,13 @@ def test_rulesets_list_twelve_gangsters_for_three_to_six_players_with_its_option
     assert gangsters["description"]
     options = {o["name"]: o for o in gangsters["options"]}
     assert set(options) == {"first_boss", "move_deadline_s"}
-    assert (options["first_boss"]["type"], options["first_boss"]["default"]) == ("int", None)
+    assert (options["first_boss"]["type"], options["first_boss"]["default"]) == ("integer", None)
     assert all(o["description"] for o in options.values())
+    assert gangsters["bots"] == ["random", "smart"]
     assert gangsters["move_types"] == ["play"]
     play = gangsters["moves"]["play"]
-    assert "card" in str(play)
+    assert play["properties"]["card"]["type"] == "integer" and play["required"] == ["type", "card"]
+    assert "$ref" not in str(play)
 
 
 def test_every_integer_option_lists_its_bounds_and_a_bound_is_what_creation_enforces(api: ApiClient) -> None:

@@ -118,7 +118,7 @@ def test_a_rematch_has_the_same_seats_and_options_once(api: ApiClient, drain: Ca
 def test_quick_match_joins_the_oldest_waiting_game_or_creates_one(api: ApiClient) -> None:
     ann, bob, cat, dan = (api.register(n) for n in ("Ann", "Bob", "Cat", "Dan"))
     other = api.create(seats=[{"name": "X"}, {"open": True}, {"open": True}, {"open": True}])  # four seats
-    body = {"ruleset": "twelve-gangsters", "seats": 3}
+    body = {"ruleset": "twelve-gangsters", "seat_count": 3}
     first = api.http.post("/v1/quick-match", json=body, headers=bearer(ann))
     assert first.status_code == 201 and first.json["created"] and first.json["seat"] == 0
     again = api.http.post("/v1/quick-match", json=body, headers=bearer(ann))
@@ -132,8 +132,20 @@ def test_quick_match_joins_the_oldest_waiting_game_or_creates_one(api: ApiClient
     assert api.game(Table(other.id))["seats"][1]["open"]
     assert_problem(api.http.post("/v1/quick-match", json=body), 401, "invalid_token")
     assert_problem(
-        api.http.post("/v1/quick-match", json={**body, "seats": 9}, headers=bearer(ann)), 422, "invalid_seat_count"
+        api.http.post("/v1/quick-match", json={**body, "seat_count": 9}, headers=bearer(ann)), 422, "invalid_seat_count"
     )
+
+
+def test_a_quick_match_still_reads_the_seat_count_by_its_old_name_alone(api: ApiClient) -> None:
+    ann, bob = api.register("Ann"), api.register("Bob")
+    old = api.http.post("/v1/quick-match", json={"ruleset": "mobsters", "seats": 2}, headers=bearer(ann))
+    assert old.status_code == 201 and len(old.json["game"]["seats"]) == 2
+    new = api.http.post("/v1/quick-match", json={"ruleset": "mobsters", "seat_count": 2}, headers=bearer(bob))
+    assert new.status_code == 200 and new.json["game"]["game_id"] == old.json["game"]["game_id"]
+    both = {"ruleset": "mobsters", "seat_count": 2, "seats": 2}
+    refused = api.http.post("/v1/quick-match", json=both, headers=bearer(api.register("Cat")))
+    assert_problem(refused, 422, "invalid_request")
+    assert refused.json["errors"]["json"]["seats"]
 
 
 def test_racing_quick_matches_fill_one_game(app: Flask, api: ApiClient) -> None:

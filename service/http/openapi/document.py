@@ -19,6 +19,7 @@ tests/http/test_declared_refusals.py holds the document to what the service answ
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
 from typing import Any, get_args
 
@@ -74,6 +75,15 @@ PLAYER: list[dict[str, list[str]]] = [{"playerToken": []}]
 PLAYER_OR_ANONYMOUS: list[dict[str, list[str]]] = [{"playerToken": []}, {}]
 """A player token is optional: with one the caller acts as its player (a seat `{"player": "me"}`), without
 one anonymously."""
+OPTIONAL_TOKEN = SEAT_OR_SPECTATOR
+"""The document's own `security`, which every operation whose token is optional inherits: such an operation
+declares none of its own, since openapi-python-client types any operation that does as needing a token (it reads
+no `{}` among the alternatives). An operation that reads no token declares `security: []`; one that needs a token
+declares which."""
+PLAYER_ONLY = (
+    "A token is optional; if one is sent, it must be a player token (a seat token belongs to its own game: 401)."
+)
+"""What an operation that inherits OPTIONAL_TOKEN but reads only a player token (PLAYER_OR_ANONYMOUS) says."""
 
 BODY_PARSED = frozenset({"post"})
 """The methods whose body the service parses, even on a route that takes none (service/http/parsing.py
@@ -369,6 +379,7 @@ class ProblemResponses(BasePlugin):
                 if not any(str(key) == str(status) for key in responses):  # /healthz documents its own 503
                     bodiless = status == 400 and method.lower() not in BODY_PARSED
                     responses[status] = MALFORMED_REQUEST[0] if bodiless else PROBLEMS[status][0]
+            declare_security(operation)
             add_examples(responses, answers().get(operation_id, {}))
             parameters = operation.setdefault("parameters", [])
             if method.lower() == "get" and tags_its_version(responses):
@@ -379,6 +390,20 @@ class ProblemResponses(BasePlugin):
             for response in responses.values():
                 if isinstance(response, dict):  # a problem's is a component, which has them
                     response.setdefault("headers", {}).update({**REQUEST_ID_HEADER, **counted})
+
+
+def declare_security(operation: dict[str, Any]) -> None:
+    """An operation's `security` as generators read it (see OPTIONAL_TOKEN): none where it inherits the
+    document's optional token, `[]` where it reads no token."""
+    security = operation.get("security")
+    if security is None:
+        operation["security"] = []
+    elif {} in security:
+        del operation["security"]
+        if security != OPTIONAL_TOKEN:
+            if security != PLAYER_OR_ANONYMOUS:
+                raise ValueError(f"{operation['operationId']}: no way to say a token is optional as {security}")
+            operation["description"] = "\n\n".join(filter(None, [operation.get("description"), PLAYER_ONLY]))
 
 
 def add_examples(responses: dict[Any, Any], examples: dict[int, dict[str, Any]]) -> None:
@@ -410,16 +435,16 @@ def event_item(event_type: str, payload: str, doc: str) -> Schema:
         "description": f"A `{event_type}` event: {doc}",
         "type": "object",
         "properties": {
-            "game_id": {"type": "string"},
+            "game_id": {"type": "string", "description": "the game's id"},
             "version": {"type": "integer", "minimum": 1, "description": "the event's place in the log, from 1"},
-            "type": {"type": "string", "enum": [event_type]},
+            "type": {"type": "string", "enum": [event_type], "description": "the event's type: the shape of `payload`"},
             "schema_version": {"type": "integer", "minimum": 1, "description": "the version of its payload's schema"},
             "seat": {
                 "anyOf": [{"type": "integer"}, {"type": "null"}],
                 "description": "the seat whose command caused it; null for the house's",
             },
-            "at": {"type": "string", "description": "when it was stored (ISO 8601, UTC)"},
-            "payload": ref(payload),
+            "at": {"type": "string", "format": "date-time", "description": "when it was stored (ISO 8601, UTC)"},
+            "payload": {**ref(payload), "description": "what happened: the event's own fields"},
             "prev_hash": {"type": "string", "description": "the hash of the event before (64 zeros for the first)"},
             "hash": {"type": "string", "description": "sha256 of the event's canonical JSON without `hash`"},
             "nonce": {
@@ -508,6 +533,9 @@ def feed_messages(event_types: list[str]) -> dict[str, Schema]:
     _, found = msgspec.json.schema_components([PlayerNotice], ref_template=REF + "{name}")
     notices = {schema["properties"]["type"]["enum"][0]: name for name, schema in found.items() if name in NOTICES}
     components: dict[str, Schema] = {name: found[name] for name in notices.values()}
+    for schema in components.values():
+        schema["properties"]["ruleset"]["enum"] = list(RULESETS)
+        schema["properties"]["type"] = {"type": "string", **schema["properties"]["type"], "description": "which notice"}
     components["PlayerNotice"] = {
         "description": "A notice of a player's live feed: `type` says which, and so its fields.",
         **one_of(notices, "type"),
@@ -546,12 +574,6 @@ def feed_messages(event_types: list[str]) -> dict[str, Schema]:
     return components
 
 
-def sse(message: str) -> dict[str, Any]:
-    """A live feed's media type: a stream of text, each message of it the component `message` (OpenAPI 3.1 has no
-    word for a stream's items: 3.2's `itemSchema`, as an extension)."""
-    return {"schema": {"type": "string"}, "x-itemSchema": ref(message)}
-
-
 SSE_DOC = (
     "Server-Sent Events (`text/event-stream`, UTF-8): messages separated by a blank line, each of `field: value` "
     "lines. One message per event of the log: `id:` its version, `event:` its type, `data:` the event as the "
@@ -561,11 +583,106 @@ SSE_DOC = (
     "`result`); a feed resumed at or after that event starts with it again. After the backlog, and after each batch "
     "of events that lands, comes a message `event: view` (the `id` of the batch's last event) whose `data` is the "
     "game as the caller sees it, exactly as `GET /v1/games/{id}` answers it: a seat plays from the feed alone. "
-    "Each message is a `FeedMessage` (`x-itemSchema`). The feed ends after `game_tallied` "
+    "Each message is a `FeedMessage` (the body's `contentSchema`). The feed ends after `game_tallied` "
     "(or `game_aborted`); a `: keep-alive` comment line comes after 15 s of silence. To resume, send the last "
     "`id` seen as `Last-Event-ID` (an EventSource does)."
 )
 """The game's live feed (service/http/live.py), as the document tells it."""
+
+SSE = "text/event-stream"
+
+
+def event_stream(data: Schema | None = None) -> Schema:
+    """The schema of a live feed's body: text, Server-Sent Events, whose messages' `data` fits `data` (JSON Schema's
+    `contentSchema`, an annotation: generators type the body as a string)."""
+    schema: Schema = {"type": "string", "contentMediaType": SSE}
+    if data is not None:
+        each = "each message, as an SSE client hands it over: its `id`, its `event` and its `data` parsed as JSON"
+        schema["contentSchema"] = {"description": each, **data}
+    return schema
+
+
+GAME_FEED = event_stream(ref("FeedMessage"))
+"""The game's live feed: each message an event, the `game_finished` that follows the last move, or a `view`."""
+PLAYER_FEED = event_stream(ref("PlayerFeedMessage"))
+"""A player's live feed: each message a notice."""
+
+
+SEAT_SPECS = {"name": "NamedSeatSpec", "open": "OpenSeatSpec", "bot": "BotSeatSpec", "player": "PlayerSeatSpec"}
+"""The shapes of a seat spec, by the one field each has (service/http/schemas.py `SeatSpecSchema.one_kind`)."""
+
+
+def seat_specs(documented: Schema) -> dict[str, Schema]:
+    """`SeatSpec` as the union it is: the marshmallow schema has four optional fields, of which a seat takes
+    exactly one (`open` only as true), so each shape is a component with its one field required."""
+    components: dict[str, Schema] = {}
+    for field, name in SEAT_SPECS.items():
+        schema = dict(documented["properties"][field])
+        if field == "open":
+            schema["const"] = True
+        components[name] = {
+            "title": name,
+            "description": f"A seat of a new game: {schema['description']}.",
+            "type": "object",
+            "properties": {field: schema},
+            "required": [field],
+            "additionalProperties": False,
+        }
+    components["SeatSpec"] = {
+        "title": "SeatSpec",
+        "description": "A seat of a new game: a human by name, an open seat, a bot, or the creating player's own.",
+        "oneOf": [ref(name) for name in SEAT_SPECS.values()],
+    }
+    return components
+
+
+def leaderboard_rows(documented: Schema) -> dict[str, Schema]:
+    """`LeaderboardRow` as the union it is: a player's row has `player` and no `bot`, a bot's `bot` and no
+    `player` (projections/ratings.py `row`)."""
+    components: dict[str, Schema] = {}
+    for kind, has, lacks in (("Player", "player", "bot"), ("Bot", "bot", "player")):
+        name = f"{kind}LeaderboardRow"
+        properties = {field: schema for field, schema in documented["properties"].items() if field != lacks}
+        components[name] = copy.deepcopy(
+            {
+                **documented,
+                "title": name,
+                "description": f"A {kind.lower()}'s row.",
+                "properties": properties,
+                "required": [*documented["required"], has],
+            }
+        )
+    components["LeaderboardRow"] = {
+        "title": "LeaderboardRow",
+        "description": "A row of the leaderboard: a player's (`player`) or a bot's (`bot`).",
+        "oneOf": [ref(name) for name in components],
+    }
+    return components
+
+
+BY_RULESET = ("CreateGame", "QuickMatch", "LobbyEntry")
+"""The bodies that name a ruleset and take or show its options: one shape per ruleset, told apart by `ruleset`."""
+
+
+def by_ruleset(name: str, documented: Schema) -> dict[str, Schema]:
+    """A body with `ruleset` and `options` as the union, keyed by `ruleset`, of one shape per ruleset whose
+    `options` are that ruleset's (`<Ruleset>Options`)."""
+    components: dict[str, Schema] = {}
+    options = documented["properties"]["options"]
+    for ruleset in RULESETS.values():
+        title = f"{prefix(ruleset)}{name}"
+        properties = {
+            **documented["properties"],
+            "ruleset": {"type": "string", "enum": [ruleset.id]},
+            "options": {**ref(f"{prefix(ruleset)}Options"), "description": options["description"]},
+        }
+        components[title] = copy.deepcopy({**documented, "title": title, "properties": properties})
+    components[name] = {
+        "title": name,
+        "description": "`ruleset` says which game, and so which `options` it takes.",
+        **one_of({r.id: f"{prefix(r)}{name}" for r in RULESETS.values()}, "ruleset"),
+    }
+    return components
 
 
 def stand_ins() -> set[str]:
@@ -598,3 +715,12 @@ def document_games(api: Api) -> None:
             spec.components.schemas[name] = schema
         else:
             spec.components.schema(name, component=schema)  # refuses a name the marshmallow schemas took
+    unions = seat_specs(spec.components.schemas["SeatSpec"])
+    merge(unions, game_schema.seat_union("SeatSummary", spec.components.schemas["SeatSummary"]))
+    merge(unions, leaderboard_rows(spec.components.schemas["LeaderboardRow"]))
+    for name in BY_RULESET:
+        merge(unions, by_ruleset(name, spec.components.schemas[name]))
+    for name, schema in unions.items():
+        if name in spec.components.schemas and name not in ("SeatSpec", "SeatSummary", "LeaderboardRow", *BY_RULESET):
+            raise ValueError(f"two schemas are named {name!r}: rename one")
+        spec.components.schemas[name] = schema

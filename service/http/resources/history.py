@@ -14,7 +14,16 @@ from service.http import hygiene, schemas
 from service.http.auth import bearer_token, redeemed
 from service.http.context import services, serving
 from service.http.live import Feed, nothing_left
-from service.http.openapi.document import EVENTS_DOC, LAST_EVENT_ID, SEAT, SEAT_OR_SPECTATOR, SSE_DOC, VERSION_TAG, sse
+from service.http.openapi.document import (
+    EVENTS_DOC,
+    GAME_FEED,
+    LAST_EVENT_ID,
+    SEAT,
+    SEAT_OR_SPECTATOR,
+    SSE,
+    SSE_DOC,
+    VERSION_TAG,
+)
 from service.http.parsing import Blueprint, header_integer
 
 blp = Blueprint("history", __name__, url_prefix="/v1/games", description="Logs, time travel and audits")
@@ -48,8 +57,7 @@ class EventCollection(MethodView):
 class EventStream(MethodView):
     @blp.doc(operationId="streamEvents", security=SEAT_OR_SPECTATOR)
     @blp.arguments(schemas.StreamQuerySchema, location="query")
-    @blp.response(200)
-    @blp.doc(responses={"200": {"description": SSE_DOC, "content": {"text/event-stream": sse("FeedMessage")}}})
+    @blp.response(200, GAME_FEED, content_type=SSE, description=SSE_DOC)
     @blp.alt_response(204, description="the game is over and tallied, and the caller has read it to its end")
     @blp.alt_response(401, response="UNAUTHORIZED")
     @blp.alt_response(404, response="NOT_FOUND")

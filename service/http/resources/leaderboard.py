@@ -44,6 +44,6 @@ class QuickMatch(MethodView):
     def post(self, body: dict[str, Any]) -> Any:
         """Take a seat in the oldest waiting game of a ruleset, seat count and options that can be trusted (secret
         randomness, no seats held anonymously), or create one"""
-        acted, seat, made = seating.quick_match(services(), body["ruleset"], body["seats"], me(), body["options"])
+        acted, seat, made = seating.quick_match(services(), body["ruleset"], body["seat_count"], me(), body["options"])
         lobby = msgspec.json.decode(msgspec.json.encode(queries.lobby_entry(acted.game.table)))
         return {"seat": seat, "created": made, "game": lobby}, 201 if made else 200

@@ -16,7 +16,7 @@ from service.http import player_schemas as schemas
 from service.http.auth import bearer_token, redeemed
 from service.http.context import services, serving
 from service.http.errors import InvalidHeaderError
-from service.http.openapi.document import PLAYER, sse
+from service.http.openapi.document import PLAYER, PLAYER_FEED, SSE
 from service.http.parsing import Blueprint
 from service.http.player_live import PlayerFeed
 from service.http.schemas import LobbyEntrySchema, LobbyQuerySchema
@@ -26,7 +26,7 @@ blp = Blueprint("players", __name__, url_prefix="/v1/players", description="Play
 PLAYER_SSE_DOC = (
     "Server-Sent Events: `id` is the notice's id (send it back as `Last-Event-ID`), `event` its type (`invited`, "
     "`seated`, `started`, `decision_due`, `finished`, `aborted`, `rating_changed`), `data` the notice (a "
-    "`PlayerNotice`; each message a `PlayerFeedMessage`, `x-itemSchema`); `: keep-alive` comments every 15 s"
+    "`PlayerNotice`; each message a `PlayerFeedMessage`); `: keep-alive` comments every 15 s"
 )
 
 
@@ -126,10 +126,9 @@ class MyEventStream(MethodView):
     @blp.doc(
         operationId="streamMyEvents",
         security=PLAYER,
-        responses={"200": {"description": PLAYER_SSE_DOC, "content": {"text/event-stream": sse("PlayerFeedMessage")}}},
     )
     @blp.arguments(schemas.PlayerStreamQuerySchema, location="query")
-    @blp.response(200)
+    @blp.response(200, PLAYER_FEED, content_type=SSE, description=PLAYER_SSE_DOC)
     @blp.alt_response(401, response="UNAUTHORIZED")
     def get(self, query: dict[str, Any]) -> Any:
         """Everything that concerns the caller in all its games, live (Server-Sent Events); resumable"""

@@ -111,7 +111,7 @@ function quickMatch(ruleset, me, app) {
   const go = h("button", { type: "button", class: "primary", id: "quick-match" }, t("quick_match"));
   go.onclick = async () => {
     try {
-      const body = { ruleset: ruleset.id, seats: Number(select.value) };
+      const body = { ruleset: ruleset.id, seat_count: Number(select.value) };
       const match = await call("POST", "/v1/quick-match", { body, token: me.token });
       app.go(`#/game/${match.game.game_id}`);
     } catch (failure) {

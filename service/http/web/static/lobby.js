@@ -84,7 +84,7 @@ function seatRow(index, kind, onchange) {
 function optionInput(option) {
   const id = `option-${option.name}`;
   const label = h("label", { for: id }, t(`option.${option.name}`));
-  if (option.type === "bool") {
+  if (option.type === "boolean") {
     const box = h("input", { id, type: "checkbox", "data-option": option.name });
     box.checked = Boolean(option.default);
     return h("div", { class: "option check" }, [box, label]);
@@ -147,7 +147,7 @@ function readOptions(form, ruleset) {
   const options = {};
   for (const option of ruleset.options) {
     const input = form.querySelector(`[data-option="${option.name}"]`);
-    if (option.type === "bool") options[option.name] = input.checked;
+    if (option.type === "boolean") options[option.name] = input.checked;
     else if (input.value !== "") options[option.name] = Number(input.value);
   }
   return options;
