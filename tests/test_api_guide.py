@@ -1,5 +1,5 @@
 """The client developers' guide (docs/api.md) keeps up with the code: every route, move type, event type and
-error code the service can answer is in it, each code with its status as the registry declares it
+error code the service can answer is in it, each code with its status and title as the registry declares them
 (service/http/codes.py)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from flask import Flask
 
 from games.registry import RULESETS
 from games.table import TABLE_EVENTS
-from service.http.codes import RULES, SERVICE
+from service.http.codes import RULES, SERVICE, TITLES
 
 ROOT = Path(__file__).parents[1]
 GUIDE = (ROOT / "docs" / "api.md").read_text()
@@ -73,3 +73,12 @@ def test_the_guide_names_every_route(app: Flask) -> None:
     }
     missing = sorted(route for route in routes if route not in GUIDE)
     assert not missing, f"docs/api.md does not mention {missing}"
+
+
+def test_the_guide_titles_every_code_as_every_answer_of_it_is_titled() -> None:
+    rows = error_tables()[REQUEST_AND_SERVICE]
+    told = {code: row[2] for row in rows for code in codes_in(row[1])}
+    assert {code: title for code, title in told.items() if title != TITLES[code]} == {}
+    shared = {str(code.code) for code in SERVICE}  # titled as the table above says
+    rule_titles = {TITLES[str(code.code)] for codes in RULES.values() for code in codes if code.code not in shared}
+    assert rule_titles == set(re.findall(r"\*\*Rule codes \(409\)[^*]*\*\* Each is titled “([^”]+)”", GUIDE))

@@ -142,7 +142,7 @@ def test_the_live_feeds_declare_their_query_and_last_event_id() -> None:
 def test_each_problem_status_tells_every_code_it_is_answered_with() -> None:
     responses = document()["components"]["responses"]
     for status, (name, *_) in PROBLEMS.items():
-        told = set(re.findall(r"^- `([a-z_]+)`: ", responses[name]["description"], re.MULTILINE))
+        told = set(re.findall(r"^- `([a-z_]+)` \(“[^”]+”\): ", responses[name]["description"], re.MULTILINE))
         assert told == {code.code for code in CODES if code.status == status}, status
 
 

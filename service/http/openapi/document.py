@@ -43,7 +43,7 @@ from service.application.errors import (
 )
 from service.config import DEFAULT_RATE_LIMIT
 from service.http import schemas, telemetry
-from service.http.codes import RULES, SERVICE, code_of, refused
+from service.http.codes import RULES, SERVICE, TITLES, code_of, refused
 from service.http.errors import (
     EXPECTATION_FAILED,
     HEADER_TOO_LARGE,
@@ -99,18 +99,18 @@ RATE_LIMIT_RESET_S = 42
 """The wait the 429's example tells of (any from 1 to the window's length)."""
 
 
-def example(code: Code, detail: str, title: str = "", **extra: Any) -> dict[str, Any]:
-    """An answer of this code (`title`: the one werkzeug or gunicorn gives it, if they answer it)."""
-    body = {"type": "about:blank", "title": title or code.title, "status": code.status, "detail": detail}
+def example(code: Code, detail: str, **extra: Any) -> dict[str, Any]:
+    """An answer of this code, titled as every answer of it is (service/http/codes.py `TITLES`)."""
+    body = {"type": "about:blank", "title": TITLES[code.code], "status": code.status, "detail": detail}
     return {**body, "code": code.code, **extra}
 
 
 def told(codes: Iterable[Code]) -> str:
-    """A list of codes, each with when it is given (a code two declare, with both)."""
+    """A list of codes, each with its title and when it is given (a code two declare, with both)."""
     whens: dict[str, list[str]] = {}
     for code in codes:
         whens.setdefault(code.code, []).append(code.when)
-    return "\n".join(f"- `{code}`: {'; '.join(when)}" for code, when in whens.items())
+    return "\n".join(f"- `{code}` (“{TITLES[code]}”): {'; '.join(when)}" for code, when in whens.items())
 
 
 def described(status: int, lead: str) -> str:
@@ -119,7 +119,7 @@ def described(status: int, lead: str) -> str:
     for whose, codes in RULES.items():
         theirs = [code for code in codes if code.status == status]
         if theirs:
-            parts += [f"Refused by the rules of {whose} (titled “{theirs[0].title}”):", told(theirs)]
+            parts += [f"Refused by the rules of {whose}:", told(theirs)]
     return "\n\n".join(parts)
 
 
@@ -178,8 +178,7 @@ PROBLEMS: dict[int, tuple[str, str, dict[str, Any]]] = {
         f" `{InvalidRequestError.code}`, with `errors` (field → messages).",
         example(
             code_of(InvalidRequestError),
-            'the request does not fit the schema: {"json": {"seats": ["Missing data for required field."]}}',
-            "Unprocessable Entity",
+            "the request does not fit the schema: seats in the body: Missing data for required field",
             errors={"json": {"seats": ["Missing data for required field."]}},
         ),
     ),
@@ -223,9 +222,9 @@ PROBLEMS: dict[int, tuple[str, str, dict[str, Any]]] = {
 MALFORMED_REQUEST = (
     "MalformedRequest",
     "The request is not HTTP.",
-    example(code_of(MalformedRequestError), "Invalid HTTP Header: 'Bad Name'", "Bad Request"),
+    example(code_of(MalformedRequestError), "Invalid HTTP Header: 'Bad Name'"),
 )
-"""The 400 of an operation that reads no body: only the request itself can be malformed (as gunicorn titles it)."""
+"""The 400 of an operation that reads no body: only the request itself can be malformed."""
 
 FRAMING = frozenset({400, 414, 417, 431, 501})
 """What the server may refuse of any request as it reads it, whatever its route (gunicorn, and the app for a
