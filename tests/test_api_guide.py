@@ -1,6 +1,6 @@
 """The client developers' guide (docs/api.md) keeps up with the code: every route, move type, event type and
 error code the service can answer is in it, each code with its status and title as the registry declares them
-(service/http/codes.py)."""
+(service/http/codes.py), and each game's rules as the catalogue serves them."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from flask import Flask
 from games.registry import RULESETS
 from games.table import TABLE_EVENTS
 from service.http.codes import RULES, SERVICE, TITLES
+from tests.client import ApiClient
 
 ROOT = Path(__file__).parents[1]
 GUIDE = (ROOT / "docs" / "api.md").read_text()
@@ -82,3 +83,15 @@ def test_the_guide_titles_every_code_as_every_answer_of_it_is_titled() -> None:
     shared = {str(code.code) for code in SERVICE}  # titled as the table above says
     rule_titles = {TITLES[str(code.code)] for codes in RULES.values() for code in codes if code.code not in shared}
     assert rule_titles == set(re.findall(r"\*\*Rule codes \(409\)[^*]*\*\* Each is titled “([^”]+)”", GUIDE))
+
+
+def test_the_guide_gives_each_game_the_rules_the_catalogue_serves(api: ApiClient) -> None:
+    section = GUIDE.split("\n## The rules of each game\n", 1)[1].split("\n## ", 1)[0]
+    served = api.http.get("/v1/rulesets").json
+    assert len(served) == len(RULESETS)
+    for ruleset in served:
+        heading = f"\n### {ruleset['name']} (`{ruleset['id']}`)\n\n"
+        assert heading in section, f"docs/api.md has no rules of {ruleset['id']}"
+        told = section.split(heading, 1)[1].split("\n### ", 1)[0].strip()
+        assert told == ruleset["rules"], f"docs/api.md's rules of {ruleset['id']} are not the ones served"
+        assert ruleset["rules"].startswith(ruleset["description"])

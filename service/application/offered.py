@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import msgspec
@@ -22,13 +23,25 @@ def ruleset_named(ruleset_id: str, in_path: bool = False) -> Ruleset[Any]:
     return ruleset
 
 
+def rules_of(ruleset: Ruleset[Any]) -> str:
+    """The game's rules, and the rulings of this service where the rulebook is silent, in Markdown: the text of its
+    package's docstring (its Ruleset's `description`), the one place they are written."""
+    return inspect.cleandoc(ruleset.description)
+
+
+def summary_of(ruleset: Ruleset[Any]) -> str:
+    """The first paragraph of the game's rules: what it is, for how many players."""
+    return " ".join(rules_of(ruleset).split("\n\n", 1)[0].split())
+
+
 def describe(ruleset: Ruleset[Any]) -> dict[str, Any]:
     return {
         "id": ruleset.id,
         "name": ruleset.name,
         "min_players": ruleset.min_seats,
         "max_players": ruleset.max_seats,
-        "description": ruleset.description,
+        "description": summary_of(ruleset),
+        "rules": rules_of(ruleset),
         "options": [
             {
                 "name": name,
