@@ -1,9 +1,11 @@
 """The client developers' guide (docs/api.md) keeps up with the code: every route, move type, event type and
 error code the service can answer is in it, each code with its status and title as the registry declares them
-(service/http/codes.py), and each game's rules as the catalogue serves them."""
+(service/http/codes.py), each game's rules as the catalogue serves them, and each game's examples as its example
+game played them."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -12,6 +14,7 @@ from flask import Flask
 from games.registry import RULESETS
 from games.table import TABLE_EVENTS
 from service.http.codes import RULES, SERVICE, TITLES
+from service.http.openapi.played import examples
 from tests.client import ApiClient
 
 ROOT = Path(__file__).parents[1]
@@ -95,3 +98,19 @@ def test_the_guide_gives_each_game_the_rules_the_catalogue_serves(api: ApiClient
         told = section.split(heading, 1)[1].split("\n### ", 1)[0].strip()
         assert told == ruleset["rules"], f"docs/api.md's rules of {ruleset['id']} are not the ones served"
         assert ruleset["rules"].startswith(ruleset["description"])
+
+
+def test_the_guide_shows_each_game_as_its_example_game_played_it() -> None:
+    """Each ruleset's examples in the guide are those of the OpenAPI document's example games, to the byte of
+    their JSON: a view's `awaiting` and `you`, a move, its answer's `version` and `events`, a result."""
+    section = GUIDE.split("\n## Examples of each game\n", 1)[1].split("\n## ", 1)[0]
+    games = examples().games
+    for ruleset in RULESETS.values():
+        heading = f"\n### {ruleset.name} (`{ruleset.id}`)\n"
+        assert heading in section, f"docs/api.md shows no example of {ruleset.id}"
+        told = section.split(heading, 1)[1].split("\n### ", 1)[0]
+        blocks = [json.loads(block) for block in re.findall(r"```json\n(.*?)\n```", told, re.DOTALL)]
+        game = games[ruleset.id]
+        view = {"awaiting": game.view["awaiting"], "you": game.view["you"]}
+        answer = {"version": game.moved["version"], "events": game.moved["events"]}
+        assert blocks == [view, game.move, answer, game.result], f"docs/api.md's examples of {ruleset.id} are stale"

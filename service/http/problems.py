@@ -8,7 +8,7 @@ from typing import Any
 import redis
 from flask import Response, current_app, json
 from flask_smorest import Api
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, InternalServerError
 
 from events.replication import NotReplicatedError
 from events.repository import NoSuchGameError
@@ -104,6 +104,11 @@ def unfit(errors: dict[str, Any]) -> str:
     return "the request does not fit the schema: " + "; ".join(told)
 
 
+def game_not_found(error: NoSuchGameError) -> GameNotFoundError:
+    """The store's word that a game is not there, as the API answers it."""
+    return GameNotFoundError(f"no game {str(error)!r}")
+
+
 class ProblemApi(Api):
     """flask-smorest's Api, answering (and documenting) every error as problem+json."""
 
@@ -117,9 +122,13 @@ class ProblemApi(Api):
         finally:
             self.DEFAULT_RESPONSE_CONTENT_TYPE = default_type
         # Every refusal has its status declared (service/http/openapi/document.py): what is left is a fault of ours.
-        self.spec.components.responses_lazy[self.DEFAULT_ERROR_RESPONSE_NAME]["description"] = (
+        default = self.spec.components.responses_lazy[self.DEFAULT_ERROR_RESPONSE_NAME]
+        default["description"] = (
             f"Not a refusal (every refusal has its own status above): `{INTERNAL_ERROR.code}`, {INTERNAL_ERROR.when}."
         )
+        shown = {"type": "about:blank", "title": title_of(INTERNAL_ERROR.code), "status": INTERNAL_ERROR.status}
+        shown |= {"detail": InternalServerError.description, "code": INTERNAL_ERROR.code}
+        default["content"]["application/problem+json"]["example"] = shown
 
     def _register_error_handlers(self) -> None:
         super()._register_error_handlers()
@@ -173,7 +182,7 @@ class ProblemApi(Api):
 
     @staticmethod
     def handle_no_such_game(error: NoSuchGameError) -> Response:
-        return ProblemApi.handle_application_error(GameNotFoundError(f"no game {str(error)!r}"))
+        return ProblemApi.handle_application_error(game_not_found(error))
 
     @staticmethod
     def handle_unavailable(error: redis.RedisError) -> Response:

@@ -25,6 +25,7 @@ from typing import Any
 from apispec import APISpec, BasePlugin
 from apispec.ext.marshmallow import resolver
 from flask_smorest import Api
+from werkzeug.exceptions import NotFound
 
 from games import schema as game_schema
 from games.base import IllegalMoveError
@@ -43,7 +44,7 @@ from service.application.errors import (
 )
 from service.config import DEFAULT_RATE_LIMIT
 from service.http import schemas, telemetry
-from service.http.codes import RULES, SERVICE, TITLES, code_of, refused
+from service.http.codes import CODES, RULES, SERVICE, TITLES, code_of, refused
 from service.http.errors import (
     EXPECTATION_FAILED,
     HEADER_TOO_LARGE,
@@ -57,7 +58,8 @@ from service.http.errors import (
     UnsupportedMediaTypeError,
     UnsupportedTransferCodingError,
 )
-from service.http.openapi.answers import answers
+from service.http.openapi.answers import Several, answers
+from service.http.openapi.played import examples
 from service.http.parsing import INTEGER
 from service.http.problems import NOT_REPLICATED_RETRY_AFTER_S, RETRY_AFTER_S
 from service.http.ratelimit import RATE_LIMIT_HEADERS, refusal
@@ -269,13 +271,44 @@ NOT_MODIFIED = {
 }
 
 
+DETAILS = {
+    "concurrent_modification": "the player changed meanwhile; try again",
+    "game_moved_on": "the game moved on before this move landed; look again",
+    "invalid_ticket": "this ticket is unknown, used or expired; ask for a new one",
+    "invalid_header": "Last-Event-ID must be a whole number of at most 15 digits",
+    "not_found": NotFound.description,
+    "not_replicated": "the write is not yet held by the replicas it must be (0 of 1 replicas confirmed the write in"
+    f" time); it may or may not stand: retry with the same Idempotency-Key in {NOT_REPLICATED_RETRY_AFTER_S} s to"
+    " learn its answer",
+    "overloaded": "the house is 9 s behind with the games under way; create this one in 4 s",
+    "too_many_games": "a player may hold 20 unfinished games at most: finish, resign or abort one first",
+    "seat_reserved": "the open seats are kept for the players invited to them",
+    "wait_over": "the game is no longer waiting on that decision",
+}
+"""The detail of each code the example games do not meet (service/http/openapi/played.py), as the service words it;
+a code in neither is shown with what it means."""
+
+
+def problem_examples(codes: Iterable[Code], shown: dict[str, Any]) -> dict[str, Any]:
+    """An example answer of each code, `shown` first: with the detail the example games met, else as worded here."""
+    met = examples().refusals
+    found = {shown["code"]: {"summary": f"`{shown['code']}`", "value": shown}}
+    for code in codes:
+        if code.code not in found:
+            detail = met.get(code.code) or DETAILS.get(code.code) or code.when
+            found[code.code] = {"summary": f"`{code.code}`", "value": example(code, detail)}
+    return found
+
+
 def problem_response(status: int, bodiless: bool = False) -> dict[str, Any]:
-    """A status's problem response; `bodiless`: the 400 of an operation that reads no body."""
+    """A status's problem response, with an example of each of its codes; `bodiless`: the 400 of an operation that
+    reads no body."""
     _, lead, shown = MALFORMED_REQUEST if bodiless else PROBLEMS[status]
     description = f"{lead}\n\n{told([code_of(MalformedRequestError)])}" if bodiless else described(status, lead)
+    codes = [] if bodiless else [code for code in CODES if code.status == status]
     response: dict[str, Any] = {
         "description": description,
-        "content": {PROBLEM: {"schema": ref("Problem"), "example": shown}},
+        "content": {PROBLEM: {"schema": ref("Problem"), "examples": problem_examples(codes, shown)}},
         "headers": dict(REQUEST_ID_HEADER),
     }
     if status == 429:
@@ -381,7 +414,11 @@ def add_examples(responses: dict[Any, Any], examples: dict[int, dict[str, Any]])
             found = [r for r in keyed if r is not None and media in r.get("content", {})]
             if not found:
                 raise ValueError(f"an example of a {status} {media} answer that the operation does not give")
-            found[0]["content"][media]["example"] = example
+            shown = found[0]["content"][media]
+            if isinstance(example, Several):
+                shown["examples"] = dict(example)
+            else:
+                shown["example"] = example
 
 
 def tags_its_version(responses: dict[Any, Any]) -> bool:
@@ -394,11 +431,13 @@ def tags_its_version(responses: dict[Any, Any]) -> bool:
 
 
 def event_item(event_type: str, payload: str, doc: str) -> Schema:
-    """One event of the log as a caller may see it (service/application/redaction.py `feed_item`)."""
+    """One event of the log as a caller may see it (service/application/redaction.py `feed_item`), with an example
+    from the example games, as anyone sees it once its game is over."""
     optional_string: Schema = {"anyOf": [{"type": "string"}, {"type": "null"}]}
     return {
         "title": f"{payload}Event",
         "description": f"A `{event_type}` event: {doc}",
+        "examples": [examples().events[event_type]],
         "type": "object",
         "properties": {
             "game_id": {"type": "string"},
