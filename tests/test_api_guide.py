@@ -8,14 +8,19 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
+import httpx
 from flask import Flask
 
 from games.registry import RULESETS
 from games.table import TABLE_EVENTS
+from service.application.house import House
 from service.http.codes import RULES, SERVICE, TITLES
 from service.http.openapi.played import examples
 from tests.client import ApiClient
+from tests.service.read_models import play_shared_victory
 
 ROOT = Path(__file__).parents[1]
 GUIDE = (ROOT / "docs" / "api.md").read_text()
@@ -114,3 +119,23 @@ def test_the_guide_shows_each_game_as_its_example_game_played_it() -> None:
         view = {"awaiting": game.view["awaiting"], "you": game.view["you"]}
         answer = {"version": game.moved["version"], "events": game.moved["events"]}
         assert blocks == [view, game.move, answer, game.result], f"docs/api.md's examples of {ruleset.id} are stale"
+
+
+def test_the_guides_feed_reader_reads_a_game_to_its_end_and_stops(app: Flask, api: ApiClient, house: House) -> None:
+    """The guide's Python reader of a live feed, run against the service: every event of a tallied game, the end
+    announced, then the 204 that stops it."""
+    section = GUIDE.split("\n## Reading a feed from a program\n", 1)[1].split("\n## ", 1)[0]
+    code = re.findall(r"```python\n(.*?)```", section, re.DOTALL)[0]
+    reader, _, usage = code.partition("\n\nwith httpx.Client(")
+    assert usage, "the guide's reader lost its example of use"
+    namespace: dict[str, Any] = {}
+    exec(reader, namespace)  # the guide's own code
+    namespace["time"] = SimpleNamespace(sleep=lambda seconds: None)
+    table = play_shared_victory(api)
+    house.tally(table.id)
+    with httpx.Client(transport=httpx.WSGITransport(app=app), base_url="http://test") as client:
+        received = list(namespace["follow"](client, table.id))
+    log = [(event["type"], event["version"]) for event in api.events(table)]
+    read = [(event, data["version"]) for event, data in received if event != "game_finished"]
+    assert read == log
+    assert [event for event, _ in received].count("game_finished") == 1
