@@ -1,12 +1,15 @@
 """A game of each ruleset, played in memory by the service's own use cases, for the examples of the OpenAPI
 document and of the guide: a seat's view before a move, the move and its answer, the first events of the log, the
-result; one event of every type (from those games, a rematch of one and a game called off); and, for every error
-code the rules or the use cases refuse with, a refusal met in those games.
+result; one event of every type (from those games, others played like them, a rematch, a seat left, a resignation,
+a game called off); and the detail of each refusal of the rules or the use cases met on the way, each tried as a
+client would send it amiss (the rules' are moves met in the game, and others like them, tried where they are not
+legal).
 
-Each game is played by the random bot for every seat, with its seed, on the whole service graph in memory
-(`Services.in_memory`) with entropy a seed reproduces and a clock that ticks a second a call, so `make spec` writes
-the same examples every time. The seeds are chosen so that the games meet every event type; a change to the rules
-that loses one fails `event_examples` (and the tests), and another seed is then picked.
+Each game is played by the random bot for every seat (steered a little in Mobsters: see `choose`), with its seed, on
+the whole service graph in memory (`Services.in_memory`) with entropy a seed reproduces and a clock that ticks a
+second a call, so `make spec` writes the same examples every time. The seeds are chosen so that the games meet every
+event type; a change to the rules that loses one makes `examples` fail (and the tests), and other seeds are then
+picked (SETTINGS, MORE_SEEDS).
 """
 
 from __future__ import annotations
