@@ -285,15 +285,17 @@ def test_every_error_code_has_an_example_on_the_responses_that_can_carry_it() ->
             assert all(e["detail"] and '\\"' not in e["detail"] for e in shown), code.code
 
 
-def test_every_ruleset_has_an_example_view_move_page_of_events_and_result() -> None:
+def test_every_ruleset_has_an_example_new_game_view_move_page_of_events_and_result() -> None:
     doc = document()
     for path, method, operation_id in [
+        ("/v1/games", "post", "createGame"),
         ("/v1/games/{game_id}", "get", "getGame"),
         ("/v1/games/{game_id}/moves", "post", "makeMove"),
         ("/v1/games/{game_id}/events", "get", "listEvents"),
         ("/v1/games/{game_id}/result", "get", "getResult"),
     ]:
-        media = doc["paths"][path][method]["responses"]["200"]["content"]["application/json"]
+        status = "201" if operation_id == "createGame" else "200"
+        media = doc["paths"][path][method]["responses"][status]["content"]["application/json"]
         assert set(media["examples"]) == set(RULESETS), operation_id
         for ruleset_id, shown in media["examples"].items():
             value = shown["value"]

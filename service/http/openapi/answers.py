@@ -1,11 +1,11 @@
 """Answer examples the OpenAPI document shows, by operation, status and content type.
 
-A view, a move, a page of the log and a result of every ruleset come from the example games of played.py. The
-others of games and players come from short games of 12 Gangsters played here the same way, through the service's
-own use cases on the whole service graph in memory (`Services.in_memory`), with entropy a seed reproduces and a
-clock that ticks a second a call: each new game, join, leave, resignation, state of the past, live feed message and
-audit is what the service answers, and `make spec` writes the same document every time, its hash chains whole (the
-audit says so). The small bodies of tickets, ratings and health checks are written out.
+A new game, a view, a move, a page of the log and a result of every ruleset come from the example games of
+played.py. The others of games and players come from short games of 12 Gangsters played here the same way, through
+the service's own use cases on the whole service graph in memory (`Services.in_memory`), with entropy a seed
+reproduces and a clock that ticks a second a call: each join, leave, resignation, state of the past, live feed
+message and audit is what the service answers, and `make spec` writes the same document every time, its hash
+chains whole (the audit says so). The small bodies of tickets, ratings and health checks are written out.
 """
 
 from __future__ import annotations
@@ -196,7 +196,7 @@ def answers() -> dict[str, dict[int, dict[str, Any]]]:
     board = {"ruleset": RULESET.id, "players": [{**leader, "wins": 2}, {**bot, "wins": 3}]}
     return {
         "listGames": {200: {JSON: [game["lobby_entry"]]}},
-        "createGame": {201: {JSON: game["created"]}},
+        "createGame": {201: {JSON: by_ruleset("created", "{name}: a new game, a seat left open for anyone to join")}},
         "getGame": {200: {JSON: by_ruleset("view", "{name}: seat 0's view, its move to make")}},
         "joinGame": {201: {JSON: game["joined"]}},
         "makeMove": {200: {JSON: by_ruleset("moved", "{name}: seat 0's move, its events and its view after it")}},

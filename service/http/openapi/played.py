@@ -83,8 +83,10 @@ its last mobster; a bribe)."""
 
 @dataclass
 class Played:
-    """What a ruleset's example game shows."""
+    """What a ruleset's example game shows: its creation, a seat's view before a move, the move and its answer, the
+    first events of its log, its result, and one event of each type it met."""
 
+    created: Any = None
     view: Any = None
     move: dict[str, Any] = field(default_factory=dict)
     moved: Any = None
@@ -201,6 +203,8 @@ def play_out(
     seats[1] = tables.Seat()
     created = play.new_game(services, ruleset_id, seats, setting.options, setting.seed, game_id=gid)
     tokens = dict(created.handed)
+    handed = [{"seat": seat, "token": token} for seat, token in sorted(tokens.items())]
+    shown.created = {**decoded(created.view(None)), "tokens": handed}
     refusals.of(lambda: play.make_move(services, gid, Caller(token=tokens[0]), {"type": setting.shown}))
     refusals.of(lambda: play.join_game(services, gid, NAMES[1]))
     joined, _ = play.join_game(services, gid, NAMES[1], accepts_public_randomness=True)
