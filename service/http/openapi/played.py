@@ -343,7 +343,7 @@ def examples() -> Examples:
     for ruleset_id, seeds in MORE_SEEDS.items():
         for seed in seeds:
             setting = replace(SETTINGS[ruleset_id], seed=seed)
-            found |= {t: e for t, e in play_out(ruleset_id, Refusals(), setting)[1].events.items() if t not in found}
+            found |= {t: e for t, e in play_out(ruleset_id, refusals, setting)[1].events.items() if t not in found}
     found |= {t: e for t, e in table_life(refusals).items() if t not in found}
     every = [e.type for e in TABLE_EVENTS] + [e.type for r in RULESETS.values() for e in r.events]
     missing = [event_type for event_type in every if event_type not in found]
