@@ -182,7 +182,7 @@ def fuzz(
     problem = sys.modules[ruleset.refusals.__module__].problem
     words = sorted(words_in(view["state"]) | words_in(view["you"]))
     for seat in range(seats):
-        for move in rng.sample(pool, min(4, len(pool))):
+        for move in rng.sample(pool, min(6, len(pool))):
             for tried in [move, *variants(move, pool, words, rng)]:
                 found = problem(state, seat, tried)
                 if found is not None:
@@ -212,13 +212,17 @@ def play_out(
     refusals.of(lambda: play.join_game(services, gid, NAMES[1], accepts_public_randomness=True))
     rng = random.Random(setting.seed)
     pool: list[Move] = []
+    early: list[tuple[dict[str, Any], Any]] = []  # the setup's states, tried again once every kind of move is met
     while (game := services.repository.get(gid)).table.status is not tables.Status.FINISHED:
         table = game.table
         seat = min(ruleset.awaiting(table.rules))
         view = tables.plain_view(ruleset, table, seat)
         body = choose(view, random.Random(f"{setting.seed}:{table.version}"))
-        if len(pool) < 400:
-            pool.append(ruleset.parse_move(body))
+        move = ruleset.parse_move(body)
+        if len(pool) < 400 and move not in pool:
+            pool.append(move)
+        if len(early) < 20:
+            early.append((view, table.rules))
         if not shown.move and seat == 0 and body["type"] == setting.shown:
             shown.view = decoded(queries.view(services, gid, tokens[0]))
             shown.move = body
@@ -226,6 +230,8 @@ def play_out(
             continue
         fuzz(ruleset, view, table.rules, setting.seats, pool, rng, refusals)
         play.make_move(services, gid, Caller(token=tokens[seat]), body)
+    for view, state in early:
+        fuzz(ruleset, view, state, setting.seats, pool, rng, refusals)
     refusals.of(lambda: play.make_move(services, gid, Caller(token=tokens[0]), shown.move))
     tally_game(services, gid)
     game = services.repository.get(gid)
