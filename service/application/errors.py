@@ -2,7 +2,8 @@
 means (the API's documents list it); its kind, the base class it derives from, says what went wrong: nothing by that
 name, a caller not authorised, a request that is invalid, one refused now (a conflict), a version that does not
 match, or a service unavailable for some seconds. How each kind is answered (an HTTP status) is the caller's
-business: service/http/problems.py. The rules' own refusals are games/base.py's RuleError."""
+business: service/http/codes.py, which also titles each code once, whoever declares it. The rules' own refusals are
+games/base.py's RuleError."""
 
 from __future__ import annotations
 

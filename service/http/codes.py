@@ -5,7 +5,7 @@ whoever raises it), and the guide's tables (docs/api.md) are checked against.
 Each code is declared once, where it is raised, and this module only gathers them:
 
 - the application's errors, a class each (service/application/errors.py), answered with the status of their kind
-  (service/http/problems.py `STATUS`);
+  (`STATUS` below);
 - HTTP's own errors, a class each, and what werkzeug and gunicorn refuse themselves (service/http/errors.py);
 - the rules' refusals, a table (a games.base.Refusal) for each who refuses: a game's creation and a move's body
   (about the request), and the moves refused now: the table's and its life's (every game's), and each game's own,
