@@ -282,8 +282,6 @@ DETAILS = {
     " learn its answer",
     "overloaded": "the house is 9 s behind with the games under way; create this one in 4 s",
     "too_many_games": "a player may hold 20 unfinished games at most: finish, resign or abort one first",
-    "seat_reserved": "the open seats are kept for the players invited to them",
-    "wait_over": "the game is no longer waiting on that decision",
 }
 """The detail of each code the example games do not meet (service/http/openapi/played.py), as the service words it;
 a code in neither is shown with what it means."""

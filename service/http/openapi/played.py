@@ -76,9 +76,9 @@ SETTINGS = {
 }
 """The example game of each ruleset."""
 
-MORE_SEEDS = {"mobsters": (20261220, 20261214)}
+MORE_SEEDS = {"mobsters": (20261220, 20261214), "cash-n-guns": (20261209,)}
 """Games played like a ruleset's example game with other seeds, for the events it does not meet (a Boss that loses
-its last mobster; a bribe)."""
+its last mobster; a bribe) and the refusals (an aim at the dead)."""
 
 
 @dataclass
@@ -287,6 +287,7 @@ def table_life(refusals: Refusals) -> dict[str, Any]:
     refusals.of(lambda: play.make_move(services, started, Caller(token=gus), {"type": "play", "card": 7}))
     found |= {t: e for t, e in first_events(services, started).items() if t not in found}
     found |= {t: e for t, e in open_setup(services).items() if t not in found}
+    invited(services, refusals)
     # Setups refused, players refused.
     refusals.of(lambda: play.new_game(services, "chess", [tables.Seat(name="Ann")], {}, None))
     refusals.of(lambda: play.new_game(services, ruleset_id, [tables.Seat(name="Ann")], {}, None))
@@ -303,6 +304,7 @@ def table_life(refusals: Refusals) -> dict[str, Any]:
     refusals.of(lambda: queries.view(services, "0123456789abcdef", None))
     game = services.repository.get(gid)
     refusals.of(lambda: queries.state_at(services, game, game.version + 1, None))
+    refusals.of(lambda: tables.timeout(RULESETS[ruleset_id], game.table, game.table.wait_since))
     for _ in range(40):
         try:
             accounts.issue_token(services, accounts.authenticate(services, pat_token))
@@ -310,6 +312,15 @@ def table_life(refusals: Refusals) -> dict[str, Any]:
             refusals.met(str(error.code), error.detail)
             break
     return found
+
+
+def invited(services: Services, refusals: Refusals) -> None:
+    """A game whose open seat is kept for a player (as a rematch keeps one for each player it invites): somebody
+    else asks for it."""
+    joe, _, _ = accounts.register_player(services, "Joe")
+    seats = [tables.Seat(name="Kim"), tables.Seat(invited=joe.player_id), tables.Seat(bot="random")]
+    game_id = play.new_game(services, "twelve-gangsters", seats, {}, None).game.game_id
+    refusals.of(lambda: play.join_game(services, game_id, "Zed"))
 
 
 def open_setup(services: Services) -> dict[str, Any]:
