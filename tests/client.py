@@ -9,6 +9,8 @@ from flask.testing import FlaskClient
 from prometheus_client.parser import text_string_to_metric_families
 from werkzeug.test import TestResponse
 
+from service.http.codes import TITLES
+
 
 @dataclass
 class Table:
@@ -89,8 +91,9 @@ def assert_problem(response: TestResponse, status: int, code: str) -> dict[str, 
     assert body["code"] == code, body
     assert body["status"] == status
     assert isinstance(body["type"], str) and body["type"]
-    assert isinstance(body["title"], str) and body["title"]
+    assert body["title"] == TITLES[code], f"{code} is titled {TITLES[code]!r}, whoever answers it"
     assert isinstance(body["detail"], str) and body["detail"]
+    assert '\\"' not in body["detail"] and '{"json"' not in body["detail"], "a detail is words, not escaped JSON"
     return body
 
 

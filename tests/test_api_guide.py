@@ -1,17 +1,26 @@
 """The client developers' guide (docs/api.md) keeps up with the code: every route, move type, event type and
-error code the service can answer is in it, each code with its status as the registry declares it
-(service/http/codes.py)."""
+error code the service can answer is in it, each code with its status and title as the registry declares them
+(service/http/codes.py), each game's rules as the catalogue serves them, and each game's examples as its example
+game played them."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
+import httpx
 from flask import Flask
 
 from games.registry import RULESETS
 from games.table import TABLE_EVENTS
-from service.http.codes import RULES, SERVICE
+from service.application.house import House
+from service.http.codes import RULES, SERVICE, TITLES
+from service.http.openapi.played import examples
+from tests.client import ApiClient
+from tests.service.read_models import play_shared_victory
 
 ROOT = Path(__file__).parents[1]
 GUIDE = (ROOT / "docs" / "api.md").read_text()
@@ -73,3 +82,60 @@ def test_the_guide_names_every_route(app: Flask) -> None:
     }
     missing = sorted(route for route in routes if route not in GUIDE)
     assert not missing, f"docs/api.md does not mention {missing}"
+
+
+def test_the_guide_titles_every_code_as_every_answer_of_it_is_titled() -> None:
+    rows = error_tables()[REQUEST_AND_SERVICE]
+    told = {code: row[2] for row in rows for code in codes_in(row[1])}
+    assert {code: title for code, title in told.items() if title != TITLES[code]} == {}
+    shared = {str(code.code) for code in SERVICE}  # titled as the table above says
+    rule_titles = {TITLES[str(code.code)] for codes in RULES.values() for code in codes if code.code not in shared}
+    assert rule_titles == set(re.findall(r"\*\*Rule codes \(409\)[^*]*\*\* Each is titled “([^”]+)”", GUIDE))
+
+
+def test_the_guide_gives_each_game_the_rules_the_catalogue_serves(api: ApiClient) -> None:
+    section = GUIDE.split("\n## The rules of each game\n", 1)[1].split("\n## ", 1)[0]
+    served = api.http.get("/v1/rulesets").json
+    assert len(served) == len(RULESETS)
+    for ruleset in served:
+        heading = f"\n### {ruleset['name']} (`{ruleset['id']}`)\n\n"
+        assert heading in section, f"docs/api.md has no rules of {ruleset['id']}"
+        told = section.split(heading, 1)[1].split("\n### ", 1)[0].strip()
+        assert told == ruleset["rules"], f"docs/api.md's rules of {ruleset['id']} are not the ones served"
+        assert ruleset["rules"].startswith(ruleset["description"])
+
+
+def test_the_guide_shows_each_game_as_its_example_game_played_it() -> None:
+    """Each ruleset's examples in the guide are those of the OpenAPI document's example games, to the byte of
+    their JSON: a view's `awaiting` and `you`, a move, its answer's `version` and `events`, a result."""
+    section = GUIDE.split("\n## Examples of each game\n", 1)[1].split("\n## ", 1)[0]
+    games = examples().games
+    for ruleset in RULESETS.values():
+        heading = f"\n### {ruleset.name} (`{ruleset.id}`)\n"
+        assert heading in section, f"docs/api.md shows no example of {ruleset.id}"
+        told = section.split(heading, 1)[1].split("\n### ", 1)[0]
+        blocks = [json.loads(block) for block in re.findall(r"```json\n(.*?)\n```", told, re.DOTALL)]
+        game = games[ruleset.id]
+        view = {"awaiting": game.view["awaiting"], "you": game.view["you"]}
+        answer = {"version": game.moved["version"], "events": game.moved["events"]}
+        assert blocks == [view, game.move, answer, game.result], f"docs/api.md's examples of {ruleset.id} are stale"
+
+
+def test_the_guides_feed_reader_reads_a_game_to_its_end_and_stops(app: Flask, api: ApiClient, house: House) -> None:
+    """The guide's Python reader of a live feed, run against the service: every event of a tallied game, the end
+    announced, then the 204 that stops it."""
+    section = GUIDE.split("\n## Reading a feed from a program\n", 1)[1].split("\n## ", 1)[0]
+    code = re.findall(r"```python\n(.*?)```", section, re.DOTALL)[0]
+    reader, _, usage = code.partition("\n\nwith httpx.Client(")
+    assert usage, "the guide's reader lost its example of use"
+    namespace: dict[str, Any] = {}
+    exec(reader, namespace)  # the guide's own code
+    namespace["time"] = SimpleNamespace(sleep=lambda seconds: None)
+    table = play_shared_victory(api)
+    house.tally(table.id)
+    with httpx.Client(transport=httpx.WSGITransport(app=app), base_url="http://test") as client:
+        received = list(namespace["follow"](client, table.id))
+    log = [(event["type"], event["version"]) for event in api.events(table)]
+    read = [(event, data["version"]) for event, data in received if event not in ("game_finished", "view")]
+    assert read == log
+    assert [event for event, _ in received].count("game_finished") == 1

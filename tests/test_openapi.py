@@ -19,10 +19,10 @@ from games import commands
 from games.registry import RULESETS
 from games.schema import components as game_components
 from games.schema import prefix, tag
-from games.table import bot_kinds
+from games.table import TABLE_EVENTS, bot_kinds
 from service.config import Config
 from service.http.app import create_app
-from service.http.codes import CODES
+from service.http.codes import CODES, TITLES
 from service.http.openapi.document import PROBLEMS
 from service.ops.cli import openapi_yaml
 from tests.client import ApiClient, Table
@@ -153,7 +153,7 @@ def test_the_live_feeds_declare_their_query_and_last_event_id() -> None:
 def test_each_problem_status_tells_every_code_it_is_answered_with() -> None:
     responses = document()["components"]["responses"]
     for status, (name, *_) in PROBLEMS.items():
-        told = set(re.findall(r"^- `([a-z_]+)`: ", responses[name]["description"], re.MULTILINE))
+        told = set(re.findall(r"^- `([a-z_]+)` \(“[^”]+”\): ", responses[name]["description"], re.MULTILINE))
         assert told == {code.code for code in CODES if code.status == status}, status
 
 
@@ -248,19 +248,75 @@ def test_every_example_fits_its_schema() -> None:
                 checked += 1
     for response in doc["components"]["responses"].values():
         for media in response.get("content", {}).values():
-            if "example" in media:
-                assert jsonschema_rs.validator_for({**root, **media["schema"]}).is_valid(media["example"])
+            for shown in shown_in(media):
+                assert jsonschema_rs.validator_for({**root, **media["schema"]}).is_valid(shown)
                 checked += 1
     for path, method, operation in operations(doc):
         for status, response in operation["responses"].items():
             for name, media in response.get("content", {}).items():
                 where = f"{method} {path} {status} {name}"
-                assert "example" in media or not status.startswith("2"), f"{where}: no example"
-                if "example" in media:
-                    errors = jsonschema_rs.validator_for({**root, **media["schema"]}).iter_errors(media["example"])
+                assert shown_in(media) or not status.startswith("2"), f"{where}: no example"
+                for shown in shown_in(media):
+                    errors = jsonschema_rs.validator_for({**root, **media["schema"]}).iter_errors(shown)
                     assert not [f"{e.instance_path}: {e.message}" for e in errors], where
                     checked += 1
+    for name, schema in doc["components"]["schemas"].items():
+        for shown in schema.get("examples", []):
+            errors = jsonschema_rs.validator_for({**root, "$ref": f"#/components/schemas/{name}"}).iter_errors(shown)
+            assert not [f"{e.instance_path}: {e.message}" for e in errors], name
+            checked += 1
     assert checked >= len(RULESETS) * 2 + 30
+
+
+def shown_in(media: dict[str, Any]) -> list[Any]:
+    """A media type's example answers: its `example`, or each of its `examples`."""
+    return [media["example"]] if "example" in media else [e["value"] for e in media.get("examples", {}).values()]
+
+
+EVERY_EVENT_TYPE = [e.type for e in TABLE_EVENTS] + [e.type for r in RULESETS.values() for e in r.events]
+
+
+def test_every_event_type_has_an_example_in_its_schema() -> None:
+    schemas = document()["components"]["schemas"]
+    mapping = schemas["Event"]["discriminator"]["mapping"]
+    assert sorted(mapping) == sorted(EVERY_EVENT_TYPE)
+    for event_type in EVERY_EVENT_TYPE:
+        schema = schemas[mapping[event_type].rsplit("/", 1)[1]]
+        assert [shown["type"] for shown in schema.get("examples", [])] == [event_type], f"no example of {event_type}"
+
+
+def test_every_error_code_has_an_example_on_the_responses_that_can_carry_it() -> None:
+    doc = document()
+    responses = doc["components"]["responses"]
+    for code in CODES:
+        carrying = {name for status, (name, *_) in PROBLEMS.items() if status == code.status}
+        if code.status == 500:
+            carrying = {"DEFAULT_ERROR"}
+        assert carrying, f"no response carries {code.code}'s status {code.status}"
+        for name in carrying:
+            media = responses[name]["content"]["application/problem+json"]
+            shown = [e for e in shown_in(media) if e["code"] == code.code]
+            assert shown, f"{name} has no example of {code.code}"
+            assert all(e["title"] == TITLES[code.code] and e["status"] == code.status for e in shown), code.code
+            assert all(e["detail"] and '\\"' not in e["detail"] for e in shown), code.code
+
+
+def test_every_ruleset_has_an_example_new_game_view_move_page_of_events_and_result() -> None:
+    doc = document()
+    for path, method, operation_id in [
+        ("/v1/games", "post", "createGame"),
+        ("/v1/games/{game_id}", "get", "getGame"),
+        ("/v1/games/{game_id}/moves", "post", "makeMove"),
+        ("/v1/games/{game_id}/events", "get", "listEvents"),
+        ("/v1/games/{game_id}/result", "get", "getResult"),
+    ]:
+        status = "201" if operation_id == "createGame" else "200"
+        media = doc["paths"][path][method]["responses"][status]["content"]["application/json"]
+        assert set(media["examples"]) == set(RULESETS), operation_id
+        for ruleset_id, shown in media["examples"].items():
+            value = shown["value"]
+            game = value.get("game", value) if operation_id != "listEvents" else value["events"][0]["payload"]
+            assert game["ruleset"] == ruleset_id, operation_id
 
 
 def test_the_live_feeds_example_messages_fit_their_schemas() -> None:

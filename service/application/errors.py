@@ -2,7 +2,8 @@
 means (the API's documents list it); its kind, the base class it derives from, says what went wrong: nothing by that
 name, a caller not authorised, a request that is invalid, one refused now (a conflict), a version that does not
 match, or a service unavailable for some seconds. How each kind is answered (an HTTP status) is the caller's
-business: service/http/problems.py. The rules' own refusals are games/base.py's RuleError."""
+business: service/http/codes.py, which also titles each code once, whoever declares it. The rules' own refusals are
+games/base.py's RuleError."""
 
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ class NotFoundError(ApplicationError):
 class NotAuthorisedError(ApplicationError):
     """The caller's token (or ticket) is missing or opens nothing here."""
 
-    title = "Missing or invalid seat token"
+    title = "Not authorised"
 
 
 class InvalidRequestError(ApplicationError):
@@ -71,7 +72,7 @@ class GameNotFoundError(NotFoundError):
 
 
 class VersionNotFoundError(NotFoundError):
-    code, when = "version_not_found", "time travel to a version the game does not have"
+    code, title, when = "version_not_found", "No such version", "time travel to a version the game does not have"
 
 
 class RulesetNotFoundError(NotFoundError):
@@ -79,23 +80,24 @@ class RulesetNotFoundError(NotFoundError):
 
 
 class PlayerNotFoundError(NotFoundError):
-    code, when = "player_not_found", "no such player"
+    code, title, when = "player_not_found", "No such player", "no such player"
 
 
 class TokenNotFoundError(NotFoundError):
-    code, when = "token_not_found", "revoking a token the player does not hold (live)"
+    code, title, when = "token_not_found", "No such token", "revoking a token the player does not hold (live)"
 
 
 # --- not authorised --------------------------------------------------------------------------------------------------
 
 
 class InvalidTokenError(NotAuthorisedError):
-    code = "invalid_token"
+    code, title = "invalid_token", "Missing or invalid token"
     when = "a missing or wrong seat or player token where one is needed, or a malformed one"
 
 
 class InvalidTicketError(NotAuthorisedError):
-    code, when = "invalid_ticket", "a live feed's ticket that is unknown, used or expired"
+    code, title = "invalid_ticket", "Invalid stream ticket"
+    when = "a live feed's ticket that is unknown, used or expired"
 
 
 # --- invalid ---------------------------------------------------------------------------------------------------------
@@ -129,11 +131,11 @@ class ConcurrentModificationError(ConflictError):
 
 
 class GameNotFinishedError(ConflictError):
-    code, when = TableRefusal.GAME_NOT_FINISHED, "the result of a game still under way"
+    code, title, when = TableRefusal.GAME_NOT_FINISHED, "Game not finished", "the result of a game still under way"
 
 
 class GameAbortedError(ConflictError):
-    code, when = TableRefusal.GAME_ABORTED, "the result of an aborted game"
+    code, title, when = TableRefusal.GAME_ABORTED, "Game aborted", "the result of an aborted game"
 
 
 class NameTakenError(ConflictError):

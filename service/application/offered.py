@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import msgspec
@@ -27,6 +28,17 @@ OPTION_TYPES = {int: "integer", bool: "boolean"}
 """An option's type by its JSON Schema name."""
 
 
+def rules_of(ruleset: Ruleset[Any]) -> str:
+    """The game's rules, and the rulings of this service where the rulebook is silent, in Markdown: the text of its
+    package's docstring (its Ruleset's `description`), the one place they are written."""
+    return inspect.cleandoc(ruleset.description)
+
+
+def summary_of(ruleset: Ruleset[Any]) -> str:
+    """The first paragraph of the game's rules: what it is, for how many players."""
+    return " ".join(rules_of(ruleset).split("\n\n", 1)[0].split())
+
+
 def describe(ruleset: Ruleset[Any]) -> dict[str, Any]:
     """A ruleset as `GET /v1/rulesets` lists it: its players, options, bots and moves (each move's JSON Schema
     whole, without references, as the OpenAPI document's component of it)."""
@@ -35,7 +47,8 @@ def describe(ruleset: Ruleset[Any]) -> dict[str, Any]:
         "name": ruleset.name,
         "min_players": ruleset.min_seats,
         "max_players": ruleset.max_seats,
-        "description": ruleset.description,
+        "description": summary_of(ruleset),
+        "rules": rules_of(ruleset),
         "options": [
             {
                 "name": name,

@@ -1,10 +1,11 @@
 """Every error code the service answers, each with its status, its title and when it is given: the registry the
-OpenAPI document lists each status's codes from, and the guide's tables (docs/api.md) are checked against.
+OpenAPI document lists each status's codes from, every problem is titled from (`TITLES`: a code has one title,
+whoever raises it), and the guide's tables (docs/api.md) are checked against.
 
 Each code is declared once, where it is raised, and this module only gathers them:
 
 - the application's errors, a class each (service/application/errors.py), answered with the status of their kind
-  (service/http/problems.py `STATUS`);
+  (`STATUS` below);
 - HTTP's own errors, a class each, and what werkzeug and gunicorn refuse themselves (service/http/errors.py);
 - the rules' refusals, a table (a games.base.Refusal) for each who refuses: a game's creation and a move's body
   (about the request), and the moves refused now: the table's and its life's (every game's), and each game's own,
@@ -12,7 +13,8 @@ Each code is declared once, where it is raised, and this module only gathers the
 
 To add a code, declare it there: a subclass of one of the application's kinds or of HttpError, a member of a
 Refusal table (a new table of the table's goes in RULES below, a game's is its Ruleset's). A code two declare (a
-game's `card_not_in_hand` and another's, the result's `game_aborted` and the table's) has one status.
+game's `card_not_in_hand` and another's, the result's `game_aborted` and the table's) has one status and one title:
+the title of the application's or HTTP's class that declares it, else that of the kind of the rules' error.
 """
 
 from __future__ import annotations
@@ -24,7 +26,15 @@ from games.base import FormatRefusal, IllegalMoveError, MoveFormatError, Refusal
 from games.lifecycle import LifecycleRefusal
 from games.refusals import SetupError, SetupRefusal, TableRefusal
 from games.registry import RULESETS
-from service.application.errors import ApplicationError
+from service.application.errors import (
+    ApplicationError,
+    ConflictError,
+    InvalidRequestError,
+    NotAuthorisedError,
+    NotFoundError,
+    UnavailableError,
+    VersionMismatchError,
+)
 from service.http.errors import (
     EXPECTATION_FAILED,
     HEADER_TOO_LARGE,
@@ -36,9 +46,28 @@ from service.http.errors import (
     Code,
     HttpError,
 )
-from service.http.problems import status_of
 
 EVERY_GAME = "every game"
+
+STATUS: dict[type[Exception], int] = {
+    NotFoundError: 404,
+    NotAuthorisedError: 401,
+    InvalidRequestError: 422,
+    ConflictError: 409,
+    VersionMismatchError: 412,
+    UnavailableError: 503,
+    IllegalMoveError: 409,
+    MoveFormatError: 422,
+    SetupError: 422,
+}
+"""The status of each kind of the application's errors and the rules' refusals: the one place they get one (HTTP's
+own errors carry theirs). An UnavailableError also says when to come back (`Retry-After`)."""
+
+
+def status_of(error: type[ApplicationError | RuleError]) -> int:
+    """The status an error of this type is answered with, by its kind."""
+    return next(STATUS[kind] for kind in error.__mro__ if kind in STATUS)
+
 
 T = TypeVar("T")
 
@@ -56,8 +85,9 @@ def code_of(error: type[ApplicationError] | type[HttpError]) -> Code:
 
 
 def refused(code: Refusal, error: type[RuleError]) -> Code:
-    """A refusal of the rules, as the error that raises it is answered."""
-    return Code(code.value, status_of(error), error.title, code.when)
+    """A refusal of the rules, as the error that raises it is answered: titled as the application or HTTP titles
+    the code, if they declare it too, else as its kind of error."""
+    return Code(code.value, status_of(error), _OWN_TITLES.get(code.value, error.title), code.when)
 
 
 def _refused(refusals: type[Refusal], error: type[RuleError]) -> tuple[Code, ...]:
@@ -79,6 +109,8 @@ HTTP = (
 )
 """HTTP's own errors, and what werkzeug and gunicorn refuse themselves."""
 
+_OWN_TITLES = {code.code: code.title for code in (*APPLICATION, *HTTP)}
+
 SERVICE = (
     *APPLICATION,
     *HTTP,
@@ -95,3 +127,22 @@ RULES: dict[str, tuple[Code, ...]] = {
 
 CODES = (*SERVICE, *(code for codes in RULES.values() for code in codes))
 """Every code the service answers."""
+
+
+def _titles(codes: tuple[Code, ...]) -> dict[str, str]:
+    titles: dict[str, str] = {}
+    for code in codes:
+        if titles.setdefault(code.code, code.title) != code.title:
+            raise ValueError(f"{code.code!r} is titled both {titles[code.code]!r} and {code.title!r}")
+    return titles
+
+
+TITLES = _titles(CODES)
+"""The one title of each code: every problem the service answers with the code carries it (service/http/problems.py,
+service/ops/gunicorn_worker.py)."""
+
+
+def title_of(code: str, otherwise: str = "") -> str:
+    """The title of a code's problem; `otherwise` for a code of none of ours (`http_error`: a status werkzeug
+    answers that no code stands for)."""
+    return TITLES.get(code, otherwise)

@@ -58,7 +58,7 @@ class UnsupportedMediaTypeError(HttpError):
 
 
 class InvalidHeaderError(HttpError):
-    status, code, title = 422, "invalid_header", "Invalid request"
+    status, code, title = 422, "invalid_header", "Invalid header"
     when = "a `Last-Event-ID` that is no version (of a game's feed) or no notice's id (of a player's)"
 
 

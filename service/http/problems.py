@@ -2,30 +2,28 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import redis
 from flask import Response, current_app, json
 from flask_smorest import Api
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, InternalServerError
 
 from events.replication import NotReplicatedError
 from events.repository import NoSuchGameError
-from games.base import IllegalMoveError, MoveFormatError, RuleError
-from games.refusals import SetupError
+from games.base import IllegalMoveError, RuleError
 from service.application.errors import (
     ApplicationError,
-    ConflictError,
     GameNotFoundError,
     InvalidRequestError,
     InvalidTokenError,
-    NotAuthorisedError,
-    NotFoundError,
     NotReplicatedInTimeError,
     StoreUnavailableError,
     UnavailableError,
     VersionMismatchError,
 )
+from service.http.codes import status_of, title_of
 from service.http.errors import (
     INTERNAL_ERROR,
     METHOD_NOT_ALLOWED,
@@ -38,26 +36,6 @@ from service.http.errors import (
 )
 from service.http.schemas import ProblemSchema
 from service.observability import metrics
-
-STATUS: dict[type[Exception], int] = {
-    NotFoundError: 404,
-    NotAuthorisedError: 401,
-    InvalidRequestError: 422,
-    ConflictError: 409,
-    VersionMismatchError: 412,
-    UnavailableError: 503,
-    IllegalMoveError: 409,
-    MoveFormatError: 422,
-    SetupError: 422,
-}
-"""The status of each kind of the application's errors and the rules' refusals: the one place they get one (HTTP's
-own errors carry theirs). An UnavailableError also says when to come back (`Retry-After`)."""
-
-
-def status_of(error: type[ApplicationError | RuleError]) -> int:
-    """The status an error of this type is answered with, by its kind."""
-    return next(STATUS[kind] for kind in error.__mro__ if kind in STATUS)
-
 
 HTTP_CODES = {
     400: MalformedJSONError.code,
@@ -89,10 +67,46 @@ NOT_REPLICATED_RETRY_AFTER_S = 1
 takes over."""
 
 
-def problem(status: int, code: str, title: str, detail: str, counted_as: str = "", **extra: Any) -> Response:
-    body = {"type": "about:blank", "title": title, "status": status, "detail": detail, "code": code, **extra}
+def problem(status: int, code: str, detail: str, counted_as: str = "", title: str = "", **extra: Any) -> Response:
+    """A problem answer, titled as the registry titles its code (`title` only for a code of none of ours)."""
+    body = {"type": "about:blank", "title": title_of(code, title), "status": status, "detail": detail, "code": code}
+    body |= extra
     metrics.REFUSALS.labels(counted_as or code).inc()
     return Response(json.dumps(body), status=status, mimetype="application/problem+json")
+
+
+LOCATIONS = {"json": "the body", "query": "the query", "headers": "the headers", "path": "the path"}
+"""How a 422's `errors` names where each field is (webargs' locations), in its `detail`."""
+
+
+def fields_of(errors: Any, path: str = "") -> Iterator[tuple[str, str]]:
+    """Each (field, message) of webargs' nested messages: a field's path in dots (`seats.0.name`), `_schema` left
+    out of it (a message about its whole object)."""
+    if isinstance(errors, dict):
+        for key, value in errors.items():
+            name = path if str(key) == "_schema" else f"{path}.{key}" if path else str(key)
+            yield from fields_of(value, name)
+    elif isinstance(errors, list | tuple):
+        for message in errors:
+            yield from fields_of(message, path)
+    else:
+        yield path, str(errors)
+
+
+def unfit(errors: dict[str, Any]) -> str:
+    """A 422's detail in words: where each unfit field is and what is wrong with it, never the messages as JSON
+    (they are the problem's `errors`, by location and field)."""
+    told = []
+    for location, fields in errors.items():
+        where = LOCATIONS.get(location, str(location))
+        for field, message in fields_of(fields):
+            told.append(f"{field + ' in ' if field else ''}{where}: {message.rstrip('.')}")
+    return "the request does not fit the schema: " + "; ".join(told)
+
+
+def game_not_found(error: NoSuchGameError) -> GameNotFoundError:
+    """The store's word that a game is not there, as the API answers it."""
+    return GameNotFoundError(f"no game {str(error)!r}")
 
 
 class ProblemApi(Api):
@@ -108,9 +122,13 @@ class ProblemApi(Api):
         finally:
             self.DEFAULT_RESPONSE_CONTENT_TYPE = default_type
         # Every refusal has its status declared (service/http/openapi/document.py): what is left is a fault of ours.
-        self.spec.components.responses_lazy[self.DEFAULT_ERROR_RESPONSE_NAME]["description"] = (
+        default = self.spec.components.responses_lazy[self.DEFAULT_ERROR_RESPONSE_NAME]
+        default["description"] = (
             f"Not a refusal (every refusal has its own status above): `{INTERNAL_ERROR.code}`, {INTERNAL_ERROR.when}."
         )
+        shown = {"type": "about:blank", "title": title_of(INTERNAL_ERROR.code), "status": INTERNAL_ERROR.status}
+        shown |= {"detail": InternalServerError.description, "code": INTERNAL_ERROR.code}
+        default["content"]["application/problem+json"]["example"] = shown
 
     def _register_error_handlers(self) -> None:
         super()._register_error_handlers()
@@ -134,9 +152,9 @@ class ProblemApi(Api):
         if status == 400:
             detail = "the request body is not valid JSON"
         elif status == 422 and errors:
-            detail = "the request does not fit the schema: " + json.dumps(errors, sort_keys=True)
+            detail = unfit(errors)
         extra = {"errors": errors} if errors and status == 422 else {}
-        response = problem(status, HTTP_CODES.get(status, "http_error"), error.name, detail, **extra)
+        response = problem(status, HTTP_CODES.get(status, "http_error"), detail, title=error.name, **extra)
         # Werkzeug's own headers of the error (a 405's `Allow`, the methods its route takes), not its HTML type.
         response.headers.extend((k, v) for k, v in error.get_headers() if k.lower() != "content-type")
         response.headers.extend(data.get("headers", {}))
@@ -144,7 +162,7 @@ class ProblemApi(Api):
 
     @staticmethod
     def handle_application_error(error: ApplicationError) -> Response:
-        response = problem(status_of(type(error)), error.code, error.title, error.detail)
+        response = problem(status_of(type(error)), error.code, error.detail)
         if isinstance(error, UnavailableError):
             response.headers["Retry-After"] = str(error.retry_after_s)
         return response
@@ -154,17 +172,17 @@ class ProblemApi(Api):
         # A move's refusal is counted as one kind: a rule's code can tell of a hand (`hand_has_mobster`), and
         # /metrics is public.
         counted_as = "illegal_move" if isinstance(error, IllegalMoveError) else ""
-        return problem(status_of(type(error)), error.code, error.title, error.detail, counted_as=counted_as)
+        return problem(status_of(type(error)), error.code, error.detail, counted_as=counted_as)
 
     @staticmethod
     def handle_http_error(error: HttpError) -> Response:
-        response = problem(error.status, error.code, error.title, error.detail)
+        response = problem(error.status, error.code, error.detail)
         response.headers.update(error.headers)
         return response
 
     @staticmethod
     def handle_no_such_game(error: NoSuchGameError) -> Response:
-        return ProblemApi.handle_application_error(GameNotFoundError(f"no game {str(error)!r}"))
+        return ProblemApi.handle_application_error(game_not_found(error))
 
     @staticmethod
     def handle_unavailable(error: redis.RedisError) -> Response:

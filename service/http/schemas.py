@@ -325,7 +325,14 @@ class RulesetSchema(Schema):
     name = fields.String(required=True)
     min_players = fields.Integer(required=True)
     max_players = fields.Integer(required=True)
-    description = fields.String(required=True)
+    description = fields.String(required=True, metadata={"description": "what the game is, in a sentence"})
+    rules = fields.String(
+        required=True,
+        metadata={
+            "description": "the game's rules as this service plays them, with its rulings where the rulebook is"
+            " silent (Markdown)"
+        },
+    )
     options = fields.List(
         fields.Nested(OptionSchema),
         required=True,

@@ -41,6 +41,12 @@ CODES = {
 """The `code` of each refusal of gunicorn's that has one of its own (service/http/errors.py declares them); any
 other is `malformed_request` (a 4xx) or `internal_error` (a 5xx: a fault of the service)."""
 
+TITLES = {code.code: code.title for code in (URI_TOO_LONG, HEADER_TOO_LARGE, EXPECTATION_FAILED, INTERNAL_ERROR)} | {
+    error.code: error.title for error in (UnsupportedTransferCodingError, MalformedRequestError)
+}
+"""The title of each of those codes, as service/http/errors.py declares it (the registry's, service/http/codes.py,
+which gunicorn's master does not load)."""
+
 MAX_DETAIL = 200
 """gunicorn's message may quote the request line or a header: a refusal never echoes more than this of it."""
 
@@ -70,7 +76,9 @@ def code_of(error: BaseException, status: int) -> str:
 
 
 def problem_answer(status: int, reason: str, code: str, detail: str) -> bytes:
-    body = json.dumps({"type": "about:blank", "title": reason, "status": status, "detail": detail, "code": code})
+    """The answer: `reason` on the status line, the code's own title in the body."""
+    title = TITLES.get(code, reason)
+    body = json.dumps({"type": "about:blank", "title": title, "status": status, "detail": detail, "code": code})
     head = (
         f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\nContent-Type: application/problem+json\r\n"
         f"Content-Length: {len(body)}\r\nX-Request-ID: {uuid.uuid4().hex}\r\n\r\n"

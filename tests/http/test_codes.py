@@ -1,12 +1,14 @@
-"""The registry of error codes (service/http/codes.py) holds every code the service can answer, each with one status:
-the rules' every table of refusals, and what werkzeug and gunicorn are answered with."""
+"""The registry of error codes (service/http/codes.py) holds every code the service can answer, each with one status
+and one title: the rules' every table of refusals, and what werkzeug and gunicorn are answered with. (Every problem a
+test receives is held to its code's title by tests.client.assert_problem.)"""
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 
 from games.base import Refusal
-from service.http.codes import CODES
+from service.http.codes import CODES, TITLES
 from service.http.problems import HTTP_CODES
 from service.ops import gunicorn_worker
 
@@ -35,3 +37,19 @@ def test_what_werkzeug_and_gunicorn_refuse_is_declared_with_its_status() -> None
     assert all(declared[code] == {status} for status, code in HTTP_CODES.items())
     otherwise = [gunicorn_worker.code_of(Exception(), status) for status in (400, 500)]
     assert all(code in declared for code in [*gunicorn_worker.CODES.values(), *otherwise])
+
+
+def test_a_code_has_one_title_whoever_declares_it_and_the_registry_titles_it_so() -> None:
+    assert {code.code: code.title for code in CODES if code.title != TITLES[code.code]} == {}
+    assert set(TITLES) == {code.code for code in CODES}
+
+
+def test_what_gunicorn_refuses_is_titled_as_the_registry_titles_its_code() -> None:
+    for code in [*gunicorn_worker.CODES.values(), *(gunicorn_worker.code_of(Exception(), s) for s in (400, 500))]:
+        answer = gunicorn_worker.problem_answer(400, "Bad Request", code, "detail").split(b"\r\n\r\n", 1)[1]
+        assert json.loads(answer)["title"] == TITLES[code]
+
+
+def test_a_token_and_a_ticket_are_titled_apart() -> None:
+    assert TITLES["invalid_token"] != TITLES["invalid_ticket"]
+    assert "seat" not in TITLES["invalid_token"].lower()  # a player's token is refused with it too

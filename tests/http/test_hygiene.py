@@ -191,7 +191,7 @@ def test_the_document_tells_a_429_as_the_service_sends_it(config: Config) -> Non
     body = assert_problem(refused, 429, "rate_limited")
     document = yaml.safe_load((Path(__file__).parents[2] / "api_spec" / "openapi.yaml").read_text())
     documented = document["components"]["responses"]["TooManyRequests"]
-    example = documented["content"]["application/problem+json"]["example"]
+    example = documented["content"]["application/problem+json"]["examples"]["rate_limited"]["value"]
     wait = re.compile(r"in \d+ s$")
     assert wait.sub("in N s", example["detail"]) == wait.sub("in N s", body["detail"])
     assert {k: v for k, v in example.items() if k != "detail"} == {k: v for k, v in body.items() if k != "detail"}

@@ -1,10 +1,11 @@
 """Answer examples the OpenAPI document shows, by operation, status and content type.
 
-Those of games and players come from short games of 12 Gangsters played through the service's own use cases, on
-the whole service graph in memory (`Services.in_memory`), with entropy a seed reproduces and a clock that ticks a
-second a call: each view, page of the log, live feed message, result and audit is what the service answers, and
-`make spec` writes the same document every time, its hash chains whole (the audit says so). The small bodies of
-tickets, ratings and health checks are written out.
+A new game, a view, a move, a page of the log and a result of every ruleset come from the example games of
+played.py. The others of games and players come from short games of 12 Gangsters played here the same way, through
+the service's own use cases on the whole service graph in memory (`Services.in_memory`), with entropy a seed
+reproduces and a clock that ticks a second a call: each join, leave, resignation, state of the past, live feed
+message and audit is what the service answers, and `make spec` writes the same document every time, its hash
+chains whole (the audit says so). The small bodies of tickets, ratings and health checks are written out.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import random
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from functools import cache
 from typing import Any
 
@@ -29,6 +30,7 @@ from service.application.house import tally_game
 from service.application.ports import SeededEntropy
 from service.application.services import Services
 from service.http.live import Feed, Messages
+from service.http.openapi.played import Ticking, examples
 from service.observability import metrics
 
 JSON = "application/json"
@@ -36,24 +38,12 @@ RULESET = RULESETS["twelve-gangsters"]
 GAME_ID = "5f0c2a9e8b7d6c41"
 WAITING_ID = "9b1e4d7a2c3f8e60"
 SEED = 20261201
-START = datetime(2026, 12, 1, 7, 42, 20, 123000, tzinfo=UTC)
 
 
 def fixed(*words: object, length: int = 22) -> str:
     """A token-like string made from `words`: the same every time, unlike the service's random ones."""
     digest = hashlib.sha256(" ".join(map(str, words)).encode()).digest()
     return base64.urlsafe_b64encode(digest).decode().rstrip("=")[:length]
-
-
-class Ticking:
-    """A clock a second later at each call, from START."""
-
-    def __init__(self) -> None:
-        self.calls = 0
-
-    def __call__(self) -> str:
-        self.calls += 1
-        return tables.utc_iso(START + timedelta(seconds=self.calls))
 
 
 def decoded(document: bytes) -> Any:
@@ -94,10 +84,8 @@ def played() -> dict[str, Any]:
     joined, _ = play.join_game(services, GAME_ID, "Bob", accepts_public_randomness=True)
     bob = joined.handed[1]
     found["joined"] = {"seat": 1, "token": bob, "game": decoded(joined.view(1))}
-    found["view"] = decoded(joined.view(0))
-    found["moved"] = decoded(move(services, joined.game, 0, ann).document)
+    move(services, joined.game, 0, ann)
     game = services.repository.get(GAME_ID)
-    found["page"] = queries.event_page(services, game, 0, 0, 3)
     found["line"] = decoded(next(queries.export(services, game, None, game.version - 1)))
     found["resigned"] = decoded(seating.resign_game(services, GAME_ID, ann).view(None))
     while (game := services.repository.get(GAME_ID)).table.status is not tables.Status.FINISHED:
@@ -105,7 +93,6 @@ def played() -> dict[str, Any]:
         move(services, game, seat, None if tables.house_plays(game.table, seat) else bob)
     ended_at = game.version
     tally_game(services, GAME_ID)
-    found["result"] = decoded(queries.result(services, GAME_ID))
     audit = queries.audit(services, GAME_ID).as_dict()
     assert audit["ok"], audit["problems"]
     found["audit"] = audit
@@ -177,6 +164,21 @@ def player_answers() -> dict[str, Any]:
     }
 
 
+class Several(dict[str, Any]):
+    """Examples of one answer by name, each `{"summary", "value"}`: shown as the answer's `examples`."""
+
+
+def by_ruleset(shown: str, summary: str) -> Several:
+    """What each ruleset's example game shows (service/http/openapi/played.py) as `shown`."""
+    games = examples().games
+    return Several(
+        {
+            ruleset_id: {"summary": summary.format(name=RULESETS[ruleset_id].name), "value": getattr(game, shown)}
+            for ruleset_id, game in games.items()
+        }
+    )
+
+
 @cache
 def answers() -> dict[str, dict[int, dict[str, Any]]]:
     """Each operation's example answers: by operationId, status and content type."""
@@ -195,16 +197,18 @@ def answers() -> dict[str, dict[int, dict[str, Any]]]:
     board = {"ruleset": RULESET.id, "players": [{**leader, "wins": 2}, {**bot, "wins": 3}]}
     return {
         "listGames": {200: {JSON: [game["lobby_entry"]]}},
-        "createGame": {201: {JSON: game["created"]}},
-        "getGame": {200: {JSON: game["view"]}},
+        "createGame": {201: {JSON: by_ruleset("created", "{name}: a new game, a seat left open for anyone to join")}},
+        "getGame": {200: {JSON: by_ruleset("view", "{name}: seat 0's view, its move to make")}},
         "joinGame": {201: {JSON: game["joined"]}},
-        "makeMove": {200: {JSON: game["moved"]}},
-        "getResult": {200: {JSON: game["result"]}},
+        "makeMove": {200: {JSON: by_ruleset("moved", "{name}: seat 0's move, its events and its view after it")}},
+        "getResult": {200: {JSON: by_ruleset("result", "{name}: a game's result")}},
         "leaveGame": {200: {JSON: game["left"]}},
         "resignGame": {200: {JSON: game["resigned"]}},
         "abortGame": {200: {JSON: game["aborted"]}},
         "rematchGame": {201: {JSON: game["created"]}},
-        "listEvents": {200: {JSON: game["page"], "application/x-ndjson": game["line"]}},
+        "listEvents": {
+            200: {JSON: by_ruleset("page", "{name}: a game's first events"), "application/x-ndjson": game["line"]}
+        },
         "streamEvents": {200: {"text/event-stream": game["feed"]}},
         "createStreamTicket": {201: {JSON: ticket(stream, seat=0)}},
         "getStateAtVersion": {200: {JSON: game["state"]}},

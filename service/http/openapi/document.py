@@ -27,6 +27,7 @@ import msgspec
 from apispec import APISpec, BasePlugin
 from apispec.ext.marshmallow import resolver
 from flask_smorest import Api
+from werkzeug.exceptions import NotFound
 
 from games import schema as game_schema
 from games.base import IllegalMoveError
@@ -46,7 +47,7 @@ from service.application.errors import (
 )
 from service.config import DEFAULT_RATE_LIMIT
 from service.http import schemas, telemetry
-from service.http.codes import RULES, SERVICE, code_of, refused
+from service.http.codes import CODES, RULES, SERVICE, TITLES, code_of, refused
 from service.http.errors import (
     EXPECTATION_FAILED,
     HEADER_TOO_LARGE,
@@ -60,7 +61,8 @@ from service.http.errors import (
     UnsupportedMediaTypeError,
     UnsupportedTransferCodingError,
 )
-from service.http.openapi.answers import answers
+from service.http.openapi.answers import Several, answers
+from service.http.openapi.played import examples
 from service.http.parsing import INTEGER
 from service.http.problems import NOT_REPLICATED_RETRY_AFTER_S, RETRY_AFTER_S
 from service.http.ratelimit import anonymous, refusal, spent
@@ -111,18 +113,18 @@ RATE_LIMIT_RESET_S = 42
 """The wait the 429's example tells of (any from 1 to the window's length)."""
 
 
-def example(code: Code, detail: str, title: str = "", **extra: Any) -> dict[str, Any]:
-    """An answer of this code (`title`: the one werkzeug or gunicorn gives it, if they answer it)."""
-    body = {"type": "about:blank", "title": title or code.title, "status": code.status, "detail": detail}
+def example(code: Code, detail: str, **extra: Any) -> dict[str, Any]:
+    """An answer of this code, titled as every answer of it is (service/http/codes.py `TITLES`)."""
+    body = {"type": "about:blank", "title": TITLES[code.code], "status": code.status, "detail": detail}
     return {**body, "code": code.code, **extra}
 
 
 def told(codes: Iterable[Code]) -> str:
-    """A list of codes, each with when it is given (a code two declare, with both)."""
+    """A list of codes, each with its title and when it is given (a code two declare, with both)."""
     whens: dict[str, list[str]] = {}
     for code in codes:
         whens.setdefault(code.code, []).append(code.when)
-    return "\n".join(f"- `{code}`: {'; '.join(when)}" for code, when in whens.items())
+    return "\n".join(f"- `{code}` (“{TITLES[code]}”): {'; '.join(when)}" for code, when in whens.items())
 
 
 def described(status: int, lead: str) -> str:
@@ -131,7 +133,7 @@ def described(status: int, lead: str) -> str:
     for whose, codes in RULES.items():
         theirs = [code for code in codes if code.status == status]
         if theirs:
-            parts += [f"Refused by the rules of {whose} (titled “{theirs[0].title}”):", told(theirs)]
+            parts += [f"Refused by the rules of {whose}:", told(theirs)]
     return "\n\n".join(parts)
 
 
@@ -190,8 +192,7 @@ PROBLEMS: dict[int, tuple[str, str, dict[str, Any]]] = {
         f" `{InvalidRequestError.code}`, with `errors` (field → messages).",
         example(
             code_of(InvalidRequestError),
-            'the request does not fit the schema: {"json": {"seats": ["Missing data for required field."]}}',
-            "Unprocessable Entity",
+            "the request does not fit the schema: seats in the body: Missing data for required field",
             errors={"json": {"seats": ["Missing data for required field."]}},
         ),
     ),
@@ -235,9 +236,9 @@ PROBLEMS: dict[int, tuple[str, str, dict[str, Any]]] = {
 MALFORMED_REQUEST = (
     "MalformedRequest",
     "The request is not HTTP.",
-    example(code_of(MalformedRequestError), "Invalid HTTP Header: 'Bad Name'", "Bad Request"),
+    example(code_of(MalformedRequestError), "Invalid HTTP Header: 'Bad Name'"),
 )
-"""The 400 of an operation that reads no body: only the request itself can be malformed (as gunicorn titles it)."""
+"""The 400 of an operation that reads no body: only the request itself can be malformed."""
 
 FRAMING = frozenset({400, 414, 417, 431, 501})
 """What the server may refuse of any request as it reads it, whatever its route (gunicorn, and the app for a
@@ -290,13 +291,42 @@ NOT_MODIFIED = {
 }
 
 
+DETAILS = {
+    "concurrent_modification": "the player changed meanwhile; try again",
+    "game_moved_on": "the game moved on before this move landed; look again",
+    "invalid_ticket": "this ticket is unknown, used or expired; ask for a new one",
+    "invalid_header": "Last-Event-ID must be a whole number of at most 15 digits",
+    "not_found": NotFound.description,
+    "not_replicated": "the write is not yet held by the replicas it must be (0 of 1 replicas confirmed the write in"
+    f" time); it may or may not stand: retry with the same Idempotency-Key in {NOT_REPLICATED_RETRY_AFTER_S} s to"
+    " learn its answer",
+    "overloaded": "the house is 9 s behind with the games under way; create this one in 4 s",
+    "too_many_games": "a player may hold 20 unfinished games at most: finish, resign or abort one first",
+}
+"""The detail of each code the example games do not meet (service/http/openapi/played.py), as the service words it;
+a code in neither is shown with what it means."""
+
+
+def problem_examples(codes: Iterable[Code], shown: dict[str, Any]) -> dict[str, Any]:
+    """An example answer of each code, `shown` first: with the detail the example games met, else as worded here."""
+    met = examples().refusals
+    found = {shown["code"]: {"summary": f"`{shown['code']}`", "value": shown}}
+    for code in codes:
+        if code.code not in found:
+            detail = met.get(code.code) or DETAILS.get(code.code) or code.when
+            found[code.code] = {"summary": f"`{code.code}`", "value": example(code, detail)}
+    return found
+
+
 def problem_response(status: int, bodiless: bool = False) -> dict[str, Any]:
-    """A status's problem response; `bodiless`: the 400 of an operation that reads no body."""
+    """A status's problem response, with an example of each of its codes; `bodiless`: the 400 of an operation that
+    reads no body."""
     _, lead, shown = MALFORMED_REQUEST if bodiless else PROBLEMS[status]
     description = f"{lead}\n\n{told([code_of(MalformedRequestError)])}" if bodiless else described(status, lead)
+    codes = [] if bodiless else [code for code in CODES if code.status == status]
     response: dict[str, Any] = {
         "description": description,
-        "content": {PROBLEM: {"schema": ref("Problem"), "example": shown}},
+        "content": {PROBLEM: {"schema": ref("Problem"), "examples": problem_examples(codes, shown)}},
         "headers": dict(REQUEST_ID_HEADER),
     }
     if status == 429:
@@ -415,7 +445,11 @@ def add_examples(responses: dict[Any, Any], examples: dict[int, dict[str, Any]])
             found = [r for r in keyed if r is not None and media in r.get("content", {})]
             if not found:
                 raise ValueError(f"an example of a {status} {media} answer that the operation does not give")
-            found[0]["content"][media]["example"] = example
+            shown = found[0]["content"][media]
+            if isinstance(example, Several):
+                shown["examples"] = dict(example)
+            else:
+                shown["example"] = example
 
 
 def tags_its_version(responses: dict[Any, Any]) -> bool:
@@ -428,11 +462,13 @@ def tags_its_version(responses: dict[Any, Any]) -> bool:
 
 
 def event_item(event_type: str, payload: str, doc: str) -> Schema:
-    """One event of the log as a caller may see it (service/application/redaction.py `feed_item`)."""
+    """One event of the log as a caller may see it (service/application/redaction.py `feed_item`), with an example
+    from the example games, as anyone sees it once its game is over."""
     optional_string: Schema = {"anyOf": [{"type": "string"}, {"type": "null"}]}
     return {
         "title": f"{payload}Event",
         "description": f"A `{event_type}` event: {doc}",
+        "examples": [examples().events[event_type]],
         "type": "object",
         "properties": {
             "game_id": {"type": "string", "description": "the game's id"},
