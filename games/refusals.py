@@ -11,9 +11,9 @@ class TableRefusal(Refusal):
 
     GAME_NOT_STARTED = "game_not_started", "a seat is still open"
     GAME_ALREADY_STARTED = "game_already_started", "the game has started: no seat to join or leave, nothing to abort"
-    GAME_FINISHED = "game_finished", "the game is over"
+    GAME_FINISHED = "game_already_finished", "the game is over"
     GAME_NOT_FINISHED = "game_not_finished", "the game is still under way: it has no rematch yet"
-    GAME_ABORTED = "game_aborted", "the game was aborted"
+    GAME_ABORTED = "game_already_aborted", "the game was aborted"
     NO_SUCH_SEAT = "no_such_seat", "a seat number the table does not have, or one nobody holds"
     ALREADY_SEATED = "already_seated", "the player holds a seat of this game already"
     SEAT_RESERVED = "seat_reserved", "the open seats are kept for the players a rematch invited"

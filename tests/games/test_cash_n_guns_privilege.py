@@ -180,8 +180,8 @@ def test_moves_are_refused_once_the_game_is_over() -> None:
         table, _ = turn(table, aims={})
     assert table.status is Status.FINISHED
 
-    assert refused(RULESET, table, 0, Load(card="click")) == "game_finished"
+    assert refused(RULESET, table, 0, Load(card="click")) == "game_already_finished"
     with pytest.raises(IllegalMoveError) as refusal:
         RULESET.decide(table.rules, 0, Take(godfather_token=True), random.Random(0))
-    assert refusal.value.code == "game_finished"
+    assert refusal.value.code == "game_already_finished"
     assert share(table)[1] == []

@@ -272,7 +272,7 @@ def test_game_ends_with_a_result_for_every_seat(ruleset_id: str, seats: int, see
     last_move = next(move for kind, _, move in reversed(game.actions) if kind == "play")
     with pytest.raises(IllegalMoveError) as refusal:
         play(ruleset, final, 0, last_move)
-    assert refusal.value.code == "game_finished"
+    assert refusal.value.code == "game_already_finished"
 
 
 @pytest.mark.parametrize(("ruleset_id", "seats", "seed"), CASES)

@@ -224,7 +224,7 @@ def test_the_game_ends_mid_turn_when_an_extra_card_takes_the_last_card() -> None
     assert [e.type for e in events] == ["mobsters.extra_card_bought", "mobsters.game_ended"]
     assert table.status is Status.FINISHED
     assert len(table.rules.bosses[0].hand) == 12  # over the limit, but the game is over: no discard
-    assert refused(RULESET, table, 0, EndPhase()) == "game_finished"
+    assert refused(RULESET, table, 0, EndPhase()) == "game_already_finished"
 
 
 def test_the_game_ends_when_the_draw_takes_exactly_the_last_two_cards() -> None:

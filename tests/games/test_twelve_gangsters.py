@@ -326,10 +326,10 @@ def test_moves_are_refused_while_seats_are_open() -> None:
 def test_moves_are_refused_after_the_end() -> None:
     table, _ = whole_game(3)
 
-    assert refused(RULESET, table, 0, Play(card=1)) == "game_finished"
+    assert refused(RULESET, table, 0, Play(card=1)) == "game_already_finished"
     with pytest.raises(IllegalMoveError) as refusal:
         RULESET.decide(table.rules, 0, Play(card=1), random.Random(0))  # the rules refuse too
-    assert refusal.value.code == "game_finished"
+    assert refusal.value.code == "game_already_finished"
 
 
 # --- scores and the end ------------------------------------------------------------------------------------------

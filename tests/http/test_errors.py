@@ -201,7 +201,7 @@ def test_a_move_in_a_finished_game_is_409_game_finished(api: ApiClient, redis_cl
             assert api.play(done, seat, card).status_code == 200
     with changes_nothing(redis_client, api, done):
         for seat in range(3):
-            assert_problem(api.play(done, seat, 1), 409, "game_finished")
+            assert_problem(api.play(done, seat, 1), 409, "game_already_finished")
         assert_problem(api.join(done, "Late"), 409, "game_already_started")
 
 

@@ -275,7 +275,7 @@ def test_a_finished_game_is_public_down_to_every_card_and_the_seed(api: ApiClien
     seat_view = api.game(table, 2)
     assert seat_view["you"]["legal_moves"] == []
     assert {k: v for k, v in seat_view.items() if k != "you"} == spectator
-    assert_problem(api.play(table, 0, 1), 409, "game_finished")
+    assert_problem(api.play(table, 0, 1), 409, "game_already_finished")
     assert api.version(table) == spectator["version"]
 
 

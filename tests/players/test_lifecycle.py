@@ -52,7 +52,9 @@ def test_a_resigned_seat_is_played_by_the_random_bot_to_the_end(api: ApiClient, 
         assert api.play(table, 0, card).status_code == 200
         drain()
     assert api.game(table)["status"] == "finished"
-    assert_problem(api.http.post(f"/v1/games/{table.id}/resign", headers=api.auth(table, 0)), 409, "game_finished")
+    assert_problem(
+        api.http.post(f"/v1/games/{table.id}/resign", headers=api.auth(table, 0)), 409, "game_already_finished"
+    )
     bob = [e for e in api.events(table) if e["type"] == "twelve_gangsters.gangster_played" and e["seat"] == 1]
     assert len(bob) == 12 and all(e["command"]["by"] == "bot" for e in bob)
     assert "seat_resigned" in audited(api, table)
@@ -65,9 +67,9 @@ def test_only_the_creator_aborts_and_only_before_the_start(api: ApiClient) -> No
     assert_problem(api.http.post(f"/v1/games/{table.id}/abort", headers=bearer(bob)), 409, "not_creator")
     aborted = api.http.post(f"/v1/games/{table.id}/abort", headers=bearer(ann))
     assert aborted.status_code == 200 and aborted.json["status"] == "aborted"
-    assert_problem(api.http.post(f"/v1/games/{table.id}/join", json={"name": "Cat"}), 409, "game_aborted")
-    assert_problem(api.result(table), 409, "game_aborted")  # it will never have a result
-    assert_problem(api.http.post(f"/v1/games/{table.id}/rematch", headers=bearer(ann)), 409, "game_aborted")
+    assert_problem(api.http.post(f"/v1/games/{table.id}/join", json={"name": "Cat"}), 409, "game_already_aborted")
+    assert_problem(api.result(table), 409, "game_already_aborted")  # it will never have a result
+    assert_problem(api.http.post(f"/v1/games/{table.id}/rematch", headers=bearer(ann)), 409, "game_already_aborted")
     assert audited(api, table)[-1] == "game_aborted"
     assert [g["game_id"] for g in api.http.get("/v1/games?status=aborted").json] == [table.id]
     feed = api.http.get(f"/v1/games/{table.id}/events/stream")
@@ -78,7 +80,7 @@ def test_only_the_creator_aborts_and_only_before_the_start(api: ApiClient) -> No
     assert_problem(api.http.post(f"/v1/games/{anonymous.id}/abort", headers=api.auth(anonymous, 1)), 409, "not_creator")
     assert api.http.post(f"/v1/games/{anonymous.id}/abort", headers=api.auth(anonymous, 0)).status_code == 200
     assert_problem(
-        api.http.post(f"/v1/games/{anonymous.id}/leave", headers=api.auth(anonymous, 1)), 409, "game_aborted"
+        api.http.post(f"/v1/games/{anonymous.id}/leave", headers=api.auth(anonymous, 1)), 409, "game_already_aborted"
     )
     # A seat named at creation, left and taken by another, is no longer the creator's.
     handed = api.create(seats=[{"name": "Ann"}, {"open": True}, {"open": True}])
