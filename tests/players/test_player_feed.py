@@ -54,6 +54,9 @@ def test_the_feed_tells_a_player_of_each_of_its_games_and_resumes(api: ApiClient
     ]
     due = json.loads(feed[2]["data"])
     assert due["seat"] == 0 and due["decision"] == "play" and due["deadline_at"].endswith("Z")
+    # What the seat needs to act, on the notice: its moves at that version, and no If-Match needed.
+    assert due["simultaneous"] is True and due["legal_moves"] == [{"type": "play", "card": c} for c in range(1, 13)]
+    assert due["version"] == api.game(first, None)["version"]
     resumed = read(
         api.http.get("/v1/players/me/events/stream", headers={**bearer(ann), "Last-Event-ID": feed[1]["id"]}), 2
     )
