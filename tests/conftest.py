@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 import redis
@@ -21,6 +22,7 @@ from service.ops.redis_server import RedisServer, free_port
 from service.worker import jobs
 from service.worker.runner import Worker
 from service.worker.scheduler import QUEUES, Scheduler
+from tests import generated_client
 from tests.client import ApiClient
 
 
@@ -30,6 +32,17 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServ
     server = RedisServer(Path(tmp_path_factory.mktemp("redis")), free_port(), fsync="everysec").start()
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def client_package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
+    """The Python client openapi-python-client generates from the committed document, imported
+    (tests/generated_client.py)."""
+    workdir = tmp_path_factory.mktemp("python-client")
+    try:
+        yield generated_client.generate(workdir)
+    finally:
+        generated_client.forget(workdir)
 
 
 @pytest.fixture

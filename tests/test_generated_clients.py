@@ -7,28 +7,24 @@ installed with npm once per session, and their tests skipped only where npm is n
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import os
 import random
 import re
 import shutil
 import subprocess
-import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-import httpx
 import pytest
 from flask import Flask
 
 from games.registry import RULESETS
 from games.schema import prefix
+from tests.generated_client import ROOT, SPEC, client_for, sub
 
-ROOT = Path(__file__).parents[1]
-SPEC = ROOT / "api_spec" / "openapi.yaml"
 OPENAPI_TYPESCRIPT = "openapi-typescript@7.13.0"
 TYPESCRIPT = "typescript@5.9.3"
 HEY_API = "@hey-api/openapi-ts@0.99.0"
@@ -39,51 +35,7 @@ NODE_TOOLS = [OPENAPI_TYPESCRIPT, TYPESCRIPT, HEY_API, REDOCLY]
 TSC = ["--strict", "--noEmit", "--target", "es2022", "--module", "esnext", "--moduleResolution", "bundler"]
 TSC_LIBS = ["--lib", "es2022,dom,dom.iterable"]
 """`tsc --strict --noEmit` for code that runs in a browser (a fetch client iterates URLSearchParams)."""
-PACKAGE = "syndicate_client"
-CONFIG = f"""\
-project_name_override: syndicate-client
-package_name_override: {PACKAGE}
-literal_enums: true
-post_hooks: []
-"""
 MAX_TURNS = 5000
-
-
-@pytest.fixture(scope="session")
-def client_package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
-    """The Python client openapi-python-client generates from the committed document, imported."""
-    workdir = tmp_path_factory.mktemp("python-client")
-    (workdir / "config.yaml").write_text(CONFIG)
-    generator = Path(sys.executable).with_name("openapi-python-client")
-    command = [str(generator), "generate", "--path", str(SPEC), "--config", "config.yaml", "--meta", "none"]
-    done = subprocess.run(
-        [*command, "--output-path", str(workdir / PACKAGE)], cwd=workdir, capture_output=True, text=True
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "Warning" not in done.stdout, f"the generator skipped part of the document:\n{done.stdout}"
-    sys.path.insert(0, str(workdir))
-    try:
-        yield importlib.import_module(PACKAGE)
-    finally:
-        sys.path.remove(str(workdir))
-        for name in [m for m in sys.modules if m == PACKAGE or m.startswith(f"{PACKAGE}.")]:
-            del sys.modules[name]
-
-
-def sub(package: ModuleType, name: str) -> ModuleType:
-    return importlib.import_module(f"{package.__name__}.{name}")
-
-
-def client_for(package: ModuleType, app: Flask, token: str | None = None) -> Any:
-    """A generated client that calls the app in this process. The seat token goes on the httpx client, which
-    the generated client uses as it is."""
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
-    transport = httpx.Client(transport=httpx.WSGITransport(app=app), base_url="http://testserver", headers=headers)
-    if token:
-        client = package.AuthenticatedClient(base_url="http://testserver", token=token, raise_on_unexpected_status=True)
-    else:
-        client = package.Client(base_url="http://testserver", raise_on_unexpected_status=True)
-    return client.set_httpx_client(transport)
 
 
 SEATS = {"twelve-gangsters": 3, "cash-n-guns": 4, "mobsters": 2}
