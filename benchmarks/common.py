@@ -24,7 +24,7 @@ from pathlib import Path
 
 import redis
 
-from service.config import Config, every_rate_limit
+from service.config import Config
 from service.ops.gunicorn_conf import gunicorn_args
 from service.ops.redis_server import RedisServer, free_port
 
@@ -116,7 +116,10 @@ def service_env(config: Config) -> dict[str, str]:
     return {
         **os.environ,
         "REDIS_URL": config.redis_url or "",
-        **every_rate_limit(config.rate_limit),
+        "SYNDICATE_RATE_LIMIT": config.rate_limit,
+        "SYNDICATE_RATE_LIMIT_TOKEN": config.rate_limit_token,
+        "SYNDICATE_RATE_LIMIT_ADDRESS": config.rate_limit_address,
+        "SYNDICATE_RATE_LIMIT_OPEN": config.rate_limit_open,
         "SYNDICATE_HOST": config.host,
         "SYNDICATE_PORT": str(config.port),
         "SYNDICATE_WEB_WORKERS": str(config.workers),
