@@ -88,6 +88,14 @@ def goals(reports: dict[str, Any]) -> list[str]:
         if memory:
             kib = memory["kib_per_game"]
             found.append(("a finished 12 Gangsters game, KiB", "<= 20", kib, kib <= 20))
+    if isinstance(bots := reports.get("bot_loop"), dict) and bots:
+        moves = sum(r["moves"] for r in bots.values())
+        per_move = sum(r["requests"] for r in bots.values()) / moves if moves else float("inf")
+        refused = sum(r["429"] for r in bots.values())
+        found += [
+            ("the guide's bot, requests per move", "<= 2", per_move, per_move <= 2),
+            ("the guide's bot, 429s", "= 0", refused, refused == 0),
+        ]
     if not found:
         return []
     lines = ["== Goals (BENCHMARKS.md says what limits those not met)"]

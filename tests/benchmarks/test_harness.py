@@ -126,3 +126,33 @@ def test_make_bench_ends_with_each_goal_against_what_the_run_measured() -> None:
         "projection rebuild, events/s": "met",
         "a finished 12 Gangsters game, KiB": "NOT met",
     }
+
+
+def test_make_bench_holds_the_guides_bot_to_two_requests_a_move_and_no_429() -> None:
+    from benchmarks.__main__ import goals
+
+    bots = {
+        "mobsters": {"moves": 290, "requests": 292, "429": 0},
+        "cash-n-guns": {"moves": 50, "requests": 52, "429": 0},
+    }
+    lines = goals({"bot_loop": bots})
+    verdicts = {line.split("  ")[0].strip(): line.rsplit("  ", 1)[1] for line in lines[1:]}
+    assert verdicts == {"the guide's bot, requests per move": "met", "the guide's bot, 429s": "met"}
+    bots["cash-n-guns"]["429"] = 1
+    verdicts = {line.split("  ")[0].strip(): line.rsplit("  ", 1)[1] for line in goals({"bot_loop": bots})[1:]}
+    assert verdicts["the guide's bot, 429s"] == "NOT met"
+
+
+def test_the_bot_loop_reads_each_budgets_most_spent_from_the_answers() -> None:
+    import httpx
+
+    from benchmarks.bot_loop import note, route
+
+    spent: dict[str, int] = {}
+    for remaining in (2990, 2950, 2970):
+        told = {"RateLimit-Limit": "3000", "RateLimit-Remaining": str(remaining), "RateLimit-Policy": "3000;w=60"}
+        note(spent, httpx.Headers(told))
+    note(spent, httpx.Headers({}))
+    assert spent == {"3000;w=60": 50}
+    request = httpx.Request("POST", "http://127.0.0.1/v1/games/5f0c2a9e8b7d6c41/moves")
+    assert route(request) == "POST /v1/games/{id}/moves"
