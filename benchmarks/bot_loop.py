@@ -10,11 +10,13 @@ turn-based), lets a 409 `game_moved_on` or 412 `version_mismatch` be, and stops 
 `game_tallied`. It never GETs the view.
 
 Games: a two-seat Mobsters game against a smart bot and a four-seat Ca$h 'n Guns game against three house bots
-(`--games N` of each, 2 unless BENCH_BOT_GAMES says otherwise). Printed per ruleset: the bot's moves, its
-requests (and by route), requests per move, 429s, GETs of the view, moves per second (the bot's moves over the
-game's time from creation to tally), and the most any rate-limit budget had spent in its window against its
-limit (`RateLimit-Limit` less `RateLimit-Remaining` on every answer; an answer tells only the budget nearest its
-end, so the address's budget, never the nearest here, goes untold).
+(`--games N` of each, 2 unless BENCH_BOT_GAMES says otherwise; `--rulesets` picks some). Printed per ruleset:
+the bot's moves, its requests (and by route), requests per move, 429s, GETs of the view, moves per second (the
+bot's moves over the game's time from creation to tally: the house's bots set the pace, the bot waits on them;
+the game's events per second beside it), each game's time after the bot's last move (a seat shot dead in Ca$h
+'n Guns watches the rest), and the most any rate-limit budget had spent in its window against its limit
+(`RateLimit-Limit` less `RateLimit-Remaining` on every answer; an answer tells only the budget nearest its end,
+so the address's budget, never the nearest here, goes untold).
 """
 
 from __future__ import annotations
@@ -68,6 +70,7 @@ class Bot:
         self.spent: dict[str, int] = {}
         self.known = 0
         self.moves = 0
+        self.last_move = time.monotonic()
         self.tallied = False
         hooks = {"request": [self.sent], "response": [self.answered]}
         headers = {"Authorization": f"Bearer {token}"}
@@ -139,6 +142,7 @@ class Bot:
                     raise
         if answer.status_code == 200:
             self.moves += 1
+            self.last_move = time.monotonic()
             return answer.json()["game"]
         code = answer.json().get("code", "?")
         self.refused[f"{answer.status_code} {code}"] += 1
@@ -166,7 +170,8 @@ def play(url: str, ruleset: str, seed: str) -> dict[str, Any]:
     finally:
         bot.http.close()
         bot.feed_http.close()
-    seconds = time.monotonic() - started
+    ended = time.monotonic()
+    seconds, after = ended - started, ended - bot.last_move
     note(bot.spent, created.headers)
     result = httpx.get(f"{url}/v1/games/{body['game_id']}/result", timeout=TIMEOUT).json()
     return {
@@ -176,6 +181,7 @@ def play(url: str, ruleset: str, seed: str) -> dict[str, Any]:
         "refused": bot.refused,
         "spent": bot.spent,
         "seconds": seconds,
+        "after_last_move": after,
         "version": result["version"],
         "tallied": bool(result.get("tallied")) and bot.tallied,
     }
@@ -187,6 +193,7 @@ def report(ruleset: str, games: list[dict[str, Any]]) -> dict[str, Any]:
     statuses: Counter[int] = sum((g["statuses"] for g in games), Counter())
     refused: Counter[str] = sum((g["refused"] for g in games), Counter())
     seconds = sum(g["seconds"] for g in games)
+    events = sum(g["version"] for g in games)
     sent = sum(requests.values())
     views = sum(n for r, n in requests.items() if r == "GET /v1/games/{id}" or "/states/" in r)
     spent: dict[str, int] = {}
@@ -195,12 +202,18 @@ def report(ruleset: str, games: list[dict[str, Any]]) -> dict[str, Any]:
             spent[policy] = max(spent.get(policy, 0), used)
     per_move = sent / moves if moves else float("nan")
     print(
-        f"{ruleset}: {len(games)} game(s), {sum(g['version'] for g in games)} events, all tallied: "
+        f"{ruleset}: {len(games)} game(s), {events} events, all tallied: "
         f"{all(g['tallied'] for g in games)}; the bot's moves {moves}, requests {sent}, "
         f"requests per move {per_move:.3f}, 429s {statuses[429]}, view GETs {views}, "
-        f"moves/s {moves / seconds:.1f} ({seconds:.1f} s from creation to tally)",
+        f"moves/s {moves / seconds:.1f} (the game's events/s {events / seconds:.1f}; {seconds:.1f} s from creation to "
+        "tally)",
         flush=True,
     )
+    for i, g in enumerate(games):
+        print(
+            f"  game {i}: {g['version']} events, the bot's moves {g['moves']}, {g['seconds']:.1f} s "
+            f"({g['after_last_move']:.1f} s of it after the bot's last move)"
+        )
     print(f"  requests: {dict(requests)}; statuses: {dict(statuses)}; refused moves: {dict(refused) or 'none'}")
     budgets = ", ".join(f"{used} of {policy.split(';')[0]} ({policy})" for policy, used in sorted(spent.items()))
     print(f"  most spent of a rate-limit budget in its window, as answers told it: {budgets}", flush=True)
@@ -215,7 +228,7 @@ def report(ruleset: str, games: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def run(games: int) -> dict[str, Any]:
+def run(games: int, rulesets: list[str]) -> dict[str, Any]:
     with own_redis() as server:
         config = dataclasses.replace(
             service_config(server.url, free_port()),
@@ -235,7 +248,7 @@ def run(games: int) -> dict[str, Any]:
                 print(machine(redis.Redis.from_url(server.url)), flush=True)
                 return {
                     ruleset: report(ruleset, [play(api.url, ruleset, f"{ruleset}-{i}") for i in range(games)])
-                    for ruleset in GAMES
+                    for ruleset in rulesets
                 }
         finally:
             worker.terminate()
@@ -245,10 +258,11 @@ def run(games: int) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=env_int("BENCH_BOT_GAMES", 2), help="games of each ruleset")
+    parser.add_argument("--rulesets", nargs="+", choices=list(GAMES), default=list(GAMES))
     args = parser.parse_args(argv)
     print("== The guide's bot loop: requests per move, with the default rate limits")
-    say_command("benchmarks.bot_loop", [f"--games={args.games}"])
-    return run(args.games)
+    say_command("benchmarks.bot_loop", [f"--games={args.games}", "--rulesets", *args.rulesets])
+    return run(args.games, args.rulesets)
 
 
 if __name__ == "__main__":
