@@ -90,6 +90,8 @@ class FeedBot:
         self.known = 0
         self.moves = 0
         self.unguarded = 0
+        self.misnumbered = 0
+        self.last: str | None = None
         self.finished: dict[str, Any] | None = None
         self.tallied = False
         self.client = package.AuthenticatedClient(
@@ -105,12 +107,11 @@ class FeedBot:
     def answered(self, response: httpx.Response) -> None:
         self.statuses[(route(response.request), response.status_code)] += 1
 
-    def feed(self) -> Iterator[tuple[str, str]]:
-        """The seat's feed as (event, data), resumed with Last-Event-ID after a drop, until it ends after the tally
+    def feed(self) -> Iterator[tuple[str, str, str | None]]:
+        """The seat's feed as (event, data, id), resumed with Last-Event-ID after a drop, until it ends after the tally
         or answers 204."""
-        last: str | None = None
         while not self.tallied:
-            headers = {"Last-Event-ID": last} if last else {}
+            headers = {"Last-Event-ID": self.last} if self.last else {}
             path = f"/v1/games/{self.game_id}/events/stream"
             try:
                 with self.client.get_httpx_client().stream("GET", path, headers=headers) as answer:
@@ -125,22 +126,25 @@ class FeedBot:
                             name, _, value = line.partition(":")
                             value = value.removeprefix(" ")
                             if name == "id":
-                                last = value
+                                self.last = value
                             elif name == "event":
                                 event = value
                             elif name == "data":
                                 data.append(value)
                             continue
                         if data:
-                            yield event, "\n".join(data)
+                            yield event, "\n".join(data), self.last
                         event, data = "message", []
             except (httpx.TransportError, httpx.DecodingError):
                 continue
 
     def play(self) -> None:
-        for event, data in self.feed():
+        for event, data, last in self.feed():
             if event == "view":
-                self.consider(self.game_type.from_dict(json.loads(data)))
+                game = self.game_type.from_dict(json.loads(data))
+                if str(game.version) != last:
+                    self.misnumbered += 1
+                self.consider(game)
             elif event == "game_finished":
                 self.finished = json.loads(data)
             elif event == "game_tallied":
@@ -205,6 +209,7 @@ def test_the_guides_bot_plays_from_its_feed_alone_within_the_default_limits(
     assert moves <= {200, 409, 412}, bot.statuses
     assert all(EXPECTED[status] == code for (status, code) in bot.refused), bot.refused
     assert bot.unguarded == 0
+    assert bot.misnumbered == 0  # a view's id is its version
     assert bot.tallied and bot.finished is not None
     result = sub(client_package, "api.games.get_result").sync(created.game_id, client=anyone)
     assert isinstance(result, models.GameResult), result
@@ -212,3 +217,6 @@ def test_the_guides_bot_plays_from_its_feed_alone_within_the_default_limits(
     assert result.seats[seat.seat].name == "Feed bot"
     assert result.winners == bot.finished["result"]["winners"]
     assert bot.moves > 0 and sent / bot.moves <= 2
+    headers = {"Authorization": f"Bearer {seat.token}", "Last-Event-ID": str(bot.last)}
+    with httpx.Client(base_url=live_url, headers=headers) as again:  # resumed after the end: nothing left
+        assert again.get(f"/v1/games/{created.game_id}/events/stream").status_code == 204
