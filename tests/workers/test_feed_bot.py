@@ -4,7 +4,8 @@ never GETs the view: each `view` message newer than what it knows, and each move
 seat sees it. When its seat has legal moves it posts one (`make_move`) with an Idempotency-Key, and `If-Match`
 only where its own awaited decision is turn-based (`simultaneous: false`). A 409 `game_moved_on` or a 412
 `version_mismatch` it lets be: the next `view` brings the game that moved on. Against the house's bots, played
-by a real worker, it plays each ruleset to its tally at full speed: no 429, and about one request per move."""
+by a real worker, it plays each ruleset to its tally at full speed, resuming its feed with Last-Event-ID after
+a drop: no 429, and about one request per move."""
 
 from __future__ import annotations
 
@@ -48,6 +49,8 @@ GAMES: dict[str, list[dict[str, str]]] = {
     "twelve-gangsters": [{"bot": "random"}, {"bot": "smart"}],
 }
 """The house's seats beside the bot's (seat 0), by ruleset."""
+DROP_AT = 20
+"""The feed's message after which the bot drops its connection, once, and resumes with Last-Event-ID."""
 GAME_ID = re.compile(r"^/v1/games/[^/]+")
 
 
@@ -92,6 +95,7 @@ class FeedBot:
         self.unguarded = 0
         self.misnumbered = 0
         self.last: str | None = None
+        self.heard = 0
         self.finished: dict[str, Any] | None = None
         self.tallied = False
         self.client = package.AuthenticatedClient(
@@ -134,6 +138,9 @@ class FeedBot:
                             continue
                         if data:
                             yield event, "\n".join(data), self.last
+                            self.heard += 1
+                            if self.heard == DROP_AT:
+                                break  # the connection drops mid-game, once: the guide's bot resumes
                         event, data = "message", []
             except (httpx.TransportError, httpx.DecodingError):
                 continue
@@ -217,6 +224,7 @@ def test_the_guides_bot_plays_from_its_feed_alone_within_the_default_limits(
     assert result.seats[seat.seat].name == "Feed bot"
     assert result.winners == bot.finished["result"]["winners"]
     assert bot.moves > 0 and sent / bot.moves <= 2
+    assert bot.requests["GET /v1/games/{id}/events/stream"] == 2  # opened, dropped once, resumed
     headers = {"Authorization": f"Bearer {seat.token}", "Last-Event-ID": str(bot.last)}
     with httpx.Client(base_url=live_url, headers=headers) as again:  # resumed after the end: nothing left
         assert again.get(f"/v1/games/{created.game_id}/events/stream").status_code == 204
