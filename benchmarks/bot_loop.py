@@ -244,12 +244,16 @@ def run(games: int, rulesets: list[str]) -> dict[str, Any]:
             stderr=subprocess.DEVNULL,
         )
         try:
-            with Gunicorn(config) as api:
+            # Two minutes to come up: a gunicorn worker on a busy two-core machine took over 30 s to import the app.
+            api = Gunicorn(config).start(timeout_s=120)
+            try:
                 print(machine(redis.Redis.from_url(server.url)), flush=True)
                 return {
                     ruleset: report(ruleset, [play(api.url, ruleset, f"{ruleset}-{i}") for i in range(games)])
                     for ruleset in rulesets
                 }
+            finally:
+                api.stop()
         finally:
             worker.terminate()
             worker.wait(timeout=30)
