@@ -168,3 +168,55 @@ def test_a_players_feed_counts_among_the_live_feeds_while_it_is_open(api: ApiCli
     assert metrics.LIVE_FEEDS._value.get() == open_before + 1
     response.close()
     assert metrics.LIVE_FEEDS._value.get() == open_before
+
+
+def test_one_players_feed_drives_a_bot_through_all_its_games_without_reading_a_view(
+    api: ApiClient, drain: Callable[[], None]
+) -> None:
+    """The guide's loop for a bot that plays many games: each `decision_due` carries the seat's legal moves and
+    the version, the bot POSTs one (with If-Match where the decision is not simultaneous) and goes on from each
+    move's answer while it offers moves; a notice no newer than the last view it had of its game is skipped, and a
+    409 `game_moved_on` or a 412 is a notice gone stale, and is let be."""
+    from service.http import context
+
+    ann = api.register("Ann")
+    player_id = ann.split(".", 1)[0]
+    games = [
+        create(api, ann, [{"player": "me"}, {"bot": "random"}, {"bot": "smart"}]),
+        create(api, ann, [{"player": "me"}, {"bot": "smart"}], ruleset="mobsters"),
+    ]
+    notices = context.services_of(api.http.application).projections.feeds
+    after, ended, moves, stale = "0", set(), 0, 0
+    known: dict[str, int] = {}
+
+    def act(game_id: str, legal: list[dict], version: int, simultaneous: bool) -> None:
+        nonlocal moves, stale
+        while legal:
+            headers = {**bearer(ann), **({} if simultaneous else {"If-Match": f'"{version}"'})}
+            answer = api.http.post(f"/v1/games/{game_id}/moves", json=legal[0], headers=headers)
+            if answer.status_code != 200:
+                assert (answer.status_code, answer.json["code"]) in {(409, "game_moved_on"), (412, "version_mismatch")}
+                stale += 1
+                return
+            moves += 1
+            game = answer.json["game"]
+            legal, version = game["you"]["legal_moves"], game["version"]
+            known[game_id] = version
+            own = [a for a in game["awaiting"] if a["seat"] == game["you"]["seat"]]
+            simultaneous = bool(own) and own[0]["simultaneous"]
+
+    for _ in range(5000):
+        landed = notices.feed(player_id, after, 0.01)
+        if not landed:
+            drain()  # the house's turns
+            continue
+        for entry_id, data in landed:
+            after, notice = entry_id, json.loads(data)
+            if notice["type"] == "finished":
+                ended.add(notice["game_id"])
+            elif notice["type"] == "decision_due" and notice["version"] > known.get(notice["game_id"], 0):
+                act(notice["game_id"], notice["legal_moves"], notice["version"], notice["simultaneous"])
+        if len(ended) == len(games):
+            break
+    assert ended == {g.id for g in games}, "the feed alone did not carry the bot to the end of its games"
+    assert moves > 12 and stale < moves
