@@ -1,7 +1,7 @@
 """Requests are limited per caller, in budgets that honest play stays well within.
 
 Each budget is a fixed window of requests (the `limits` library's notation, `3000 per minute`), counted in Redis
-by one script a budget, every budget of a request in one round trip:
+by one script a budget, one round trip each:
 - `token`: each bearer token (a seat's or a player's) over the requests that send it: a bot at full speed in the
   fastest game stays far below it (docs/api.md says the numbers);
 - `address`: each client address over all its requests that send a token, whatever the token: made-up tokens,
@@ -121,6 +121,7 @@ class RateLimit:
         self.anonymous = anonymous(anonymous_)
         self.open = Budget.of("open", open_, "creating, joining or registering without a token from this address")
         self.redis = client_for(storage_url)
+        self._count = self.redis.register_script(_COUNT)
 
     def install(self, app: Flask) -> None:
         app.before_request(self.check)
@@ -136,16 +137,9 @@ class RateLimit:
             return [(self.open, address)]
         return [(self.anonymous, address)]
 
-    def count(self, budgets: list[tuple[Budget, str]], cost: int) -> list[Count]:
-        """Add `cost` to each budget, all in one round trip (a pipeline: on a cluster, one per node it touches)."""
-        pipe = self.redis.pipeline(transaction=False)
-        for budget, key in budgets:
-            pipe.eval(_COUNT, 1, f"{PREFIX}:{budget.name}:{{{key}}}", cost, budget.window_s * 1000)
-        counts = []
-        for (budget, _), (spent, left_ms) in zip(budgets, pipe.execute(), strict=True):
-            reset_in = max(1, math.ceil(int(left_ms) / 1000)) if int(left_ms) > 0 else budget.window_s
-            counts.append(Count(budget, int(spent), reset_in))
-        return counts
+    def count(self, budget: Budget, key: str, cost: int) -> Count:
+        spent, left_ms = self._count(keys=[f"{PREFIX}:{budget.name}:{{{key}}}"], args=[cost, budget.window_s * 1000])
+        return Count(budget, int(spent), max(1, math.ceil(int(left_ms) / 1000)) if left_ms > 0 else budget.window_s)
 
     def check(self) -> None:
         """Count the request against each of its budgets; RateLimitedError (429) once over one, with when to come
@@ -154,7 +148,7 @@ class RateLimit:
             return
         budgets = self.budgets()
         try:
-            counts = self.count(budgets, 1)
+            counts = [self.count(budget, key, 1) for budget, key in budgets]
         except redis.RedisError as error:  # fail open: an outage is answered by the routes that need Redis
             log.warning("rate limit not counted: %s", error)
             return
@@ -172,7 +166,7 @@ class RateLimit:
         budgets, counts = found
         if response.status_code == 304:
             try:
-                counts = self.count(budgets, -1)
+                counts = [self.count(budget, key, -1) for budget, key in budgets]
             except redis.RedisError as error:
                 log.warning("rate limit not given back: %s", error)
         if "RateLimit-Limit" not in response.headers:
