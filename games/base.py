@@ -110,8 +110,18 @@ def redacted(event: Event, viewer: Viewer, secrets: Mapping[type[Event], str]) -
     return payload
 
 
+def renamed(**names: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """An upcaster that renames fields, old name to new: `renamed(target="victim")`."""
+    return lambda payload: {names.get(name, name): value for name, value in payload.items()}
+
+
 class Move(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
-    """A command a seat sends, e.g. `{"type": "play", "card": 7}`. Subclasses set `tag`."""
+    """A command a seat sends, e.g. `{"type": "play", "card": 7}`. Subclasses set `tag`.
+
+    `formerly` names fields the move once took under another name (old to new): a move recorded in a log is read
+    with them renamed, since the log is never rewritten; a request must use the new name."""
+
+    formerly: ClassVar[Mapping[str, str]] = {}
 
 
 # --- what every game's legality and `evolve` are made of --------------------------------------------------------
@@ -385,8 +395,11 @@ class Ruleset(Generic[S]):
         unknown = sorted(set(body) - {"type", *move_type.__struct_fields__})
         if strict and unknown:
             takes = ", ".join(move_type.__struct_fields__) or "no other field"
-            detail = f"{body['type']!r} takes no field {unknown[0]!r}; it takes: {takes}"
-            raise MoveFormatError(FormatRefusal.UNKNOWN_FIELD, detail)
+            now = move_type.formerly.get(unknown[0])
+            detail = f"{body['type']!r} takes no field {unknown[0]!r}" + (f" (now {now!r})" if now else "")
+            raise MoveFormatError(FormatRefusal.UNKNOWN_FIELD, f"{detail}; it takes: {takes}")
+        if not strict:
+            body = renamed(**move_type.formerly)(dict(body))
         try:
             return msgspec.convert(body, move_type)
         except msgspec.ValidationError as error:

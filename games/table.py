@@ -177,7 +177,7 @@ class Table(msgspec.Struct, Generic[S], frozen=True, kw_only=True):
     rematch_of: str | None = None
 
 
-FORMAT = 6
+FORMAT = 7
 """The version of what is derived from a log: the table state and the views. Bump it whenever `evolve` or a
 view derives something differently; a snapshot or stored view of another format is rebuilt from the log."""
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import subprocess
+import sys
 import typing
 from collections.abc import Iterator
 from pathlib import Path
@@ -41,6 +43,30 @@ def test_openapi_document_and_docs_are_served(api: ApiClient) -> None:
     # json.loads, not the app's reader of request bodies: the document nests deeper than any request may
     assert "/v1/games/{game_id}/moves" in json.loads(document.data)["paths"]
     assert api.http.get("/docs").status_code == 200
+
+
+def test_the_served_document_is_the_committed_one(api: ApiClient) -> None:
+    assert json.loads(api.http.get("/openapi.json").data) == document()
+
+
+BUILT = """
+import dataclasses
+from service.config import Config
+from service.http.app import create_app
+from service.http.openapi import answers, played
+
+config = dataclasses.replace(Config(), redis_url="redis://127.0.0.1:1/0", redis_cluster=False, min_replicas=0)
+app = create_app(config)
+print(played.examples.cache_info().misses, answers.answers.cache_info().misses)
+with app.test_client() as client:
+    assert client.get("/openapi.json").status_code == 200
+print(played.examples.cache_info().misses, answers.answers.cache_info().misses)
+"""
+
+
+def test_an_app_plays_its_example_games_when_its_document_is_first_asked_for_not_as_it_boots() -> None:
+    ran = subprocess.run([sys.executable, "-c", BUILT], capture_output=True, text=True, check=True, timeout=120)
+    assert ran.stdout.split("\n")[:2] == ["0 0", "1 1"]
 
 
 def document() -> dict[str, Any]:
@@ -438,3 +464,26 @@ def test_every_field_of_every_move_view_and_event_is_described() -> None:
     ]
     assert not undescribed
     assert len(names) > 150
+
+
+def properties_named(node: Any, name: str) -> Iterator[dict[str, Any]]:
+    """Every schema the document declares for a property `name`, anywhere."""
+    if isinstance(node, dict):
+        if isinstance(node.get("properties"), dict) and name in node["properties"]:
+            yield node["properties"][name]
+        for value in node.values():
+            yield from properties_named(value, name)
+    elif isinstance(node, list):
+        for value in node:
+            yield from properties_named(value, name)
+
+
+def test_a_target_is_a_seat_in_every_move_event_and_view() -> None:
+    targets = list(properties_named(document(), "target"))
+
+    def kinds(schema: dict[str, Any]) -> set[str]:
+        return set().union(*(kinds(s) for s in schema["anyOf"])) if "anyOf" in schema else {schema["type"]}
+
+    assert len(targets) >= 5  # aim, retarget and charge; aimed and retargeted; the seat view's aim
+    assert all(kinds(schema) <= {"integer", "null"} for schema in targets), targets
+    assert all("seat" in schema["description"] for schema in targets)

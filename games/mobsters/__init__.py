@@ -58,7 +58,7 @@ Estate Scam, Investment Scam, Pyramid Scheme); Rocco +$200 on every armed robber
 End: the richest seat wins; tied seats share the victory (no tie-breaker). Every shuffle, die roll and random
 first player is recorded in an event. Hands are private (others see how many cards); the deck's order is hidden
 from every seat; a drawn card is seen by its drawer only; every card played is face up for all, the discard
-pile included, and so is what each mobster did with its action this turn (its `deed`, a missed hit's target and
+pile included, and so is what each mobster did with its action this turn (its `deed`, a missed hit's victim and
 roll included).
 
 Where the rules are silent: `end_phase` is needed even when nothing else can be done (skipping a phase by itself

@@ -315,7 +315,7 @@ def jobs(seen: Seen, phases: tuple[str, ...]) -> list[Job]:
                 card,
                 "hit",
                 lambda m, w=worth: w,
-                lambda m, c=card, t=target: {"type": "hit", "mobster": m.card, "card": c, "target": t.card},
+                lambda m, c=card, t=target: {"type": "hit", "mobster": m.card, "card": c, "victim": t.card},
             )
         ops = sorted((op for t in seen.rivals() for op in t.ops), key=lambda op: -seen.destroy_worth(op))
         for card, op in zip([c for c in hand if CARDS[c].kind is Kind.DESTROY], ops, strict=False):

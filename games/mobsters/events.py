@@ -7,7 +7,7 @@ from typing import Annotated
 import msgspec
 from msgspec import Meta
 
-from games.base import Event
+from games.base import Event, renamed
 
 
 class Roll(msgspec.Struct, frozen=True, kw_only=True):
@@ -129,13 +129,15 @@ class HitAttempted(Event, frozen=True):
     """A mobster played a Hit card on another seat's mobster: the die roll, and whether it killed."""
 
     type = "mobsters.hit_attempted"
+    schema_version = 2
+    upcasters = {1: renamed(target="victim")}  # v2: `target` names a seat everywhere; the mobster hit is the victim
     seat: Annotated[int, Meta(description="the seat that acts")]
     mobster: Annotated[str, Meta(description="the mobster that made the hit: its card id")]
     card: Annotated[str, Meta(description="the Hit card played: its card id")]
-    target: Annotated[str, Meta(description="the mobster hit: its card id")]
+    victim: Annotated[str, Meta(description="the mobster hit: its card id")]
     target_seat: Annotated[int, Meta(description="the seat whose mobster was hit")]
     roll: Annotated[int, Meta(description="the die, 1 to 6: 4-6 kills")]
-    killed: Annotated[bool, Meta(description="whether the target was killed")]
+    killed: Annotated[bool, Meta(description="whether the victim was killed")]
 
 
 class MobsterKilled(Event, frozen=True):

@@ -109,7 +109,7 @@ def _extra_card(state: State, event: ev.ExtraCardBought) -> State:
 
 def _hit(state: State, event: ev.HitAttempted) -> State:
     state = discarded(played(state, event.seat, event.card), event.card)
-    return acted(state, event.mobster, "hit", card=event.card, target=event.target, roll=event.roll)
+    return acted(state, event.mobster, "hit", card=event.card, on=event.victim, roll=event.roll)
 
 
 def _killed(state: State, event: ev.MobsterKilled) -> State:
@@ -134,7 +134,7 @@ def _orphans_discarded(state: State, event: ev.OperationsDiscarded) -> State:
 def _destroyed(state: State, event: ev.OperationDestroyed) -> State:
     state = discarded(played(state, event.seat, event.card), event.card, event.operation)
     state = without(state, event.holder, event.operation, "operations")
-    return acted(state, event.mobster, "destroy", card=event.card, target=event.operation)
+    return acted(state, event.mobster, "destroy", card=event.card, on=event.operation)
 
 
 def _crime(state: State, event: ev.CrimeCommitted) -> State:
@@ -158,7 +158,7 @@ def _attached(state: State, event: ev.OperationAttached) -> State:
     else:
         state = without(state, event.source, event.operation, "operations")
     state = added(state, event.mobster, event.operation, "operations")
-    return acted(state, event.mobster, "attach", target=event.operation)
+    return acted(state, event.mobster, "attach", on=event.operation)
 
 
 def _escaped(state: State, event: ev.LawEscaped) -> State:
@@ -168,7 +168,7 @@ def _escaped(state: State, event: ev.LawEscaped) -> State:
 
 def _bribed(state: State, event: ev.LawBribed) -> State:
     state = discarded(paid(state, event.seat, -event.price), event.law)
-    return acted(without(state, event.holder, event.law, "law"), event.mobster, "bribe", target=event.law)
+    return acted(without(state, event.holder, event.law, "law"), event.mobster, "bribe", on=event.law)
 
 
 def _revealed(state: State, event: ev.SetupRevealed) -> State:
@@ -204,7 +204,7 @@ EVOLVERS: dict[type[Event], Callable[[State, Any], State]] = {
     ev.CrimeCommitted: _crime,
     ev.PettyCrimeCommitted: lambda s, e: acted(paid(s, e.seat, e.amount), e.mobster, "petty_crime", roll=e.roll),
     ev.IncomeCollected: lambda s, e: replace(paid(s, e.seat, e.total), collected=True),
-    ev.IncomeDoubled: lambda s, e: acted(paid(s, e.seat, e.amount), e.mobster, "double_income", target=e.operation),
+    ev.IncomeDoubled: lambda s, e: acted(paid(s, e.seat, e.amount), e.mobster, "double_income", on=e.operation),
     ev.CostCharged: _charged,
     ev.MobsterRecruited: _recruited,
     ev.OperationAttached: _attached,

@@ -174,7 +174,7 @@ def _discard(state: State, seat: int, move: mv.Discard) -> Problem | None:
 
 def _hit(state: State, seat: int, move: mv.Hit) -> Problem | None:
     return (
-        _actor(state, seat, move.mobster) or _card(state, seat, move.card, Kind.HIT) or _rival(state, seat, move.target)
+        _actor(state, seat, move.mobster) or _card(state, seat, move.card, Kind.HIT) or _rival(state, seat, move.victim)
     )
 
 
@@ -366,7 +366,7 @@ def _hit_moves(state: State, seat: int) -> list[Move]:
     rival_ops = [op for m in rivals for op in m.operations]
     return [
         *(
-            mv.Hit(mobster=m, card=c, target=t.card)
+            mv.Hit(mobster=m, card=c, victim=t.card)
             for m in actors
             for c in in_hand(state, seat, Kind.HIT)
             for t in rivals

@@ -65,7 +65,9 @@ class Hit(Move, frozen=True, tag="hit"):
 
     mobster: Acting
     card: Played
-    target: Annotated[str, Meta(description="the mobster hit: its card id, another seat's mobster in play")]
+    victim: Annotated[str, Meta(description="the mobster hit: its card id, another seat's mobster in play")]
+
+    formerly = {"target": "victim"}
 
 
 class Destroy(Move, frozen=True, tag="destroy"):

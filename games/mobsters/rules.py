@@ -117,16 +117,16 @@ def _end_phase(state: State, seat: int, move: mv.EndPhase, rng: random.Random) -
 
 
 def _hit(state: State, seat: int, move: mv.Hit, rng: random.Random) -> list[Event]:
-    """Roll: 1-3 the target got away, 4-6 it is killed, and its Law cards and operations leave with it."""
+    """Roll: 1-3 the victim got away, 4-6 it is killed, and its Law cards and operations leave with it."""
     die = roll(rng)
-    where = located(state, move.target)
+    where = located(state, move.victim)
     assert where is not None, "a hit targets a mobster in play"
     target_seat, target = where
     attempt = ev.HitAttempted(
         seat=seat,
         mobster=move.mobster,
         card=move.card,
-        target=move.target,
+        victim=move.victim,
         target_seat=target_seat,
         roll=die,
         killed=die >= KILLS_FROM,

@@ -20,7 +20,7 @@ HAND_LIMIT = 10
 EXTRA_CARD_PRICE = 1000
 BRIBE_PRICE = 3000
 KILLS_FROM = 4
-"""A hit's die roll of 4-6 kills; 1-3 and the target got away."""
+"""A hit's die roll of 4-6 kills; 1-3 and the victim got away."""
 ABSENT_FROM = 4
 """An attendance roll of 4-6 costs a mobster its action."""
 
@@ -67,7 +67,7 @@ class Deed(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 
     action: Annotated[str, Meta(description="what it did: `recruited`, `absent`, or the move that spent it")]
     card: Annotated[str | None, Meta(description="the card it played, if any: its card id")] = None
-    target: Annotated[str | None, Meta(description="what it aimed at, if anything")] = None
+    on: Annotated[str | None, Meta(description="the card it acted on, if any: its card id")] = None
     roll: Annotated[int | None, Meta(description="the die roll, if any")] = None
 
 

@@ -11,7 +11,7 @@ from service.application.services import Services
 from service.bootstrap import bootstrap
 from service.config import Config
 from service.http import context, docs, hygiene, parsing, telemetry, web
-from service.http.openapi.document import OPTIONAL_TOKEN, ProblemResponses, document_games
+from service.http.openapi.document import OPTIONAL_TOKEN, ProblemResponses, complete, document_games
 from service.http.problems import ProblemApi
 from service.http.ratelimit import RateLimit
 from service.http.resources import BLUEPRINTS
@@ -62,7 +62,7 @@ def create_app(config: Config | None = None, services: Services | None = None, *
         anonymous_=config.rate_limit,
         open_=config.rate_limit_open,
     ).install(app)
-    api = ProblemApi(app, spec_kwargs={"extra_plugins": [ProblemResponses()]})
+    api = ProblemApi(app, spec_kwargs={"extra_plugins": [ProblemResponses()]}, complete=complete)
     parsing.install(app, api)
     app.extensions[context.API] = api
     for blueprint in BLUEPRINTS:

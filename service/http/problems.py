@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import redis
@@ -113,6 +114,24 @@ class ProblemApi(Api):
     """flask-smorest's Api, answering (and documenting) every error as problem+json."""
 
     ERROR_SCHEMA = ProblemSchema
+
+    def __init__(self, *args: Any, complete: Callable[[dict[str, Any]], dict[str, Any]] = dict, **kwargs: Any) -> None:
+        self.complete = complete
+        self.completed: dict[str, Any] | None = None
+        self.completing = threading.Lock()
+        super().__init__(*args, **kwargs)
+
+    def document(self) -> dict[str, Any]:
+        """The OpenAPI document, completed (`complete`) the first time it is asked for, not as the app is built."""
+        with self.completing:
+            if self.completed is None:
+                self.completed = self.complete(self.spec.to_dict())
+        return self.completed
+
+    def _openapi_json(self) -> Response:
+        return current_app.response_class(
+            json.dumps(self.document(), indent=2, sort_keys=False), mimetype="application/json"
+        )
 
     def _register_responses(self) -> None:
         default_type: str = Api.DEFAULT_RESPONSE_CONTENT_TYPE

@@ -269,7 +269,7 @@ def openapi_yaml() -> str:
 
     config = dataclasses.replace(Config(), redis_url="redis://127.0.0.1:1/0", redis_cluster=False, min_replicas=0)
     app = create_app(config)
-    spec = app.extensions[context.API].spec.to_dict()
+    spec = app.extensions[context.API].document()
     document: str = yaml.safe_dump(spec, sort_keys=True, allow_unicode=True)
     return document
 

@@ -1,7 +1,7 @@
 """Mobsters test builders: a game dealt from a stacked deck, standing in a chosen phase, and scripted dice.
 
 table = game(hands={0: [CASINO]}, crews={0: {LUCKY: [CASINO]}, 1: {TONY: []}}, law={TONY: [BEAT_COP]}, phase="crime")
-table, events = rolled(table, seat=0, move=Hit(mobster=LUCKY, card=SNIPER, target=TONY), rolls=[5])
+table, events = rolled(table, seat=0, move=Hit(mobster=LUCKY, card=SNIPER, victim=TONY), rolls=[5])
 assert refused(RULESET, table, 0, PettyCrime(mobster=LUCKY)) == "mobster_has_operations"
 """
 

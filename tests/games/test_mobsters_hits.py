@@ -33,10 +33,10 @@ def hit_game(**kwargs: Any) -> Table[Any]:
 def test_a_hit_roll_of_1_to_3_misses_and_the_hit_card_is_spent(roll: int) -> None:
     table = hit_game()
 
-    table, events = rolled(table, 0, Hit(mobster=LUCKY, card=SNIPER, target=TONY), [roll])
+    table, events = rolled(table, 0, Hit(mobster=LUCKY, card=SNIPER, victim=TONY), [roll])
 
     assert events == [
-        ev.HitAttempted(seat=0, mobster=LUCKY, card=SNIPER, target=TONY, target_seat=1, roll=roll, killed=False)
+        ev.HitAttempted(seat=0, mobster=LUCKY, card=SNIPER, victim=TONY, target_seat=1, roll=roll, killed=False)
     ]
     assert member(table.rules, TONY).operations == (UNION, BROTHEL)
     assert table.rules.discard == (SNIPER,)
@@ -47,7 +47,7 @@ def test_a_hit_roll_of_1_to_3_misses_and_the_hit_card_is_spent(roll: int) -> Non
 def test_a_hit_roll_of_4_to_6_kills_the_target(roll: int) -> None:
     table = hit_game(crews={0: {LUCKY: []}, 1: {TONY: [], TINY: []}})
 
-    table, events = rolled(table, 0, Hit(mobster=LUCKY, card=SNIPER, target=TONY), [roll])
+    table, events = rolled(table, 0, Hit(mobster=LUCKY, card=SNIPER, victim=TONY), [roll])
 
     assert events[0].killed
     assert events[1] == ev.MobsterKilled(seat=1, mobster=TONY, law=(), operations=())
@@ -58,7 +58,7 @@ def test_a_hit_roll_of_4_to_6_kills_the_target(roll: int) -> None:
 def test_a_killed_mobster_is_discarded_with_its_law_cards() -> None:
     table = hit_game(crews={0: {LUCKY: []}, 1: {TONY: [], TINY: []}}, law={TONY: [BEAT_COP, WIRE_TAP]})
 
-    table, events = rolled(table, 0, Hit(mobster=LUCKY, card=SNIPER, target=TONY), [6])
+    table, events = rolled(table, 0, Hit(mobster=LUCKY, card=SNIPER, victim=TONY), [6])
 
     assert events[1].law == (BEAT_COP, WIRE_TAP)
     assert table.rules.discard == (SNIPER, TONY, BEAT_COP, WIRE_TAP)
@@ -66,25 +66,25 @@ def test_a_killed_mobster_is_discarded_with_its_law_cards() -> None:
 
 def test_a_hit_spends_the_hitters_action_hit_or_miss() -> None:
     table = hit_game()
-    table, _ = rolled(table, 0, Hit(mobster=LUCKY, card=SNIPER, target=TONY), [2])
+    table, _ = rolled(table, 0, Hit(mobster=LUCKY, card=SNIPER, victim=TONY), [2])
 
-    assert refused(RULESET, table, 0, Hit(mobster=LUCKY, card=CAR_BOMB, target=TONY)) == "action_spent"
-    assert member(table.rules, LUCKY).deed == Deed(action="hit", card=SNIPER, target=TONY, roll=2)
+    assert refused(RULESET, table, 0, Hit(mobster=LUCKY, card=CAR_BOMB, victim=TONY)) == "action_spent"
+    assert member(table.rules, LUCKY).deed == Deed(action="hit", card=SNIPER, on=TONY, roll=2)
 
 
 def test_a_hit_needs_a_hit_card_from_hand_and_a_mobster_of_another_seat() -> None:
     table = hit_game(crews={0: {LUCKY: [], ROCCO: []}, 1: {TONY: []}})
 
-    assert refused(RULESET, table, 0, Hit(mobster=LUCKY, card=of_kind(Kind.HIT)[0], target=TONY)) == "card_not_in_hand"
-    assert refused(RULESET, table, 0, Hit(mobster=LUCKY, card=ARSON, target=TONY)) == "wrong_card"
-    assert refused(RULESET, table, 0, Hit(mobster=LUCKY, card=SNIPER, target=ROCCO)) == "target_is_yours"
-    assert refused(RULESET, table, 0, Hit(mobster=LUCKY, card=SNIPER, target=TINY)) == "mobster_not_in_play"
+    assert refused(RULESET, table, 0, Hit(mobster=LUCKY, card=of_kind(Kind.HIT)[0], victim=TONY)) == "card_not_in_hand"
+    assert refused(RULESET, table, 0, Hit(mobster=LUCKY, card=ARSON, victim=TONY)) == "wrong_card"
+    assert refused(RULESET, table, 0, Hit(mobster=LUCKY, card=SNIPER, victim=ROCCO)) == "target_is_yours"
+    assert refused(RULESET, table, 0, Hit(mobster=LUCKY, card=SNIPER, victim=TINY)) == "mobster_not_in_play"
 
 
 def test_after_a_kill_its_controller_at_once_decides_where_each_operation_goes() -> None:
     table = hit_game()
 
-    table, _ = rolled(table, 0, Hit(mobster=LUCKY, card=SNIPER, target=TONY), [4])
+    table, _ = rolled(table, 0, Hit(mobster=LUCKY, card=SNIPER, victim=TONY), [4])
 
     assert RULESET.awaiting(table.rules) == {1: "reassign"}
     assert RULESET.legal_moves(table.rules, 1) == [
@@ -99,7 +99,7 @@ def test_after_a_kill_its_controller_at_once_decides_where_each_operation_goes()
 
 def test_each_operation_goes_to_another_of_the_seats_mobsters_or_to_the_discard_pile() -> None:
     table = hit_game()
-    table, _ = rolled(table, 0, Hit(mobster=LUCKY, card=SNIPER, target=TONY), [4])
+    table, _ = rolled(table, 0, Hit(mobster=LUCKY, card=SNIPER, victim=TONY), [4])
 
     table, events = when(RULESET, table, 1, Reassign(operation=BROTHEL, mobster=TINY))
     assert events == [ev.OperationReassigned(seat=1, operation=BROTHEL, mobster=TINY)]
@@ -114,11 +114,11 @@ def test_each_operation_goes_to_another_of_the_seats_mobsters_or_to_the_discard_
 
 def test_reassigning_is_the_dead_mobsters_controllers_decision_among_its_own_mobsters() -> None:
     table = hit_game(crews={0: {LUCKY: []}, 1: {TONY: [UNION]}, 2: {TINY: []}})
-    table, _ = rolled(table, 0, Hit(mobster=LUCKY, card=SNIPER, target=TONY), [5])
+    table, _ = rolled(table, 0, Hit(mobster=LUCKY, card=SNIPER, victim=TONY), [5])
 
     assert RULESET.awaiting(table.rules) == {0: "hit"}  # seat 1 had no other mobster: nothing to decide
     table = hit_game(crews={0: {LUCKY: []}, 1: {TONY: [UNION], ROCCO: []}, 2: {TINY: []}})
-    table, _ = rolled(table, 0, Hit(mobster=LUCKY, card=SNIPER, target=TONY), [5])
+    table, _ = rolled(table, 0, Hit(mobster=LUCKY, card=SNIPER, victim=TONY), [5])
 
     assert refused(RULESET, table, 2, Reassign(operation=UNION, mobster=TINY)) == "not_your_decision"
     assert refused(RULESET, table, 1, Reassign(operation=UNION, mobster=TINY)) == "not_your_mobster"
@@ -129,7 +129,7 @@ def test_reassigning_is_the_dead_mobsters_controllers_decision_among_its_own_mob
 def test_with_no_mobster_left_every_operation_of_the_dead_mobster_is_discarded() -> None:
     table = hit_game(crews={0: {LUCKY: []}, 1: {TONY: [UNION, BROTHEL]}})
 
-    table, events = rolled(table, 0, Hit(mobster=LUCKY, card=SNIPER, target=TONY), [4])
+    table, events = rolled(table, 0, Hit(mobster=LUCKY, card=SNIPER, victim=TONY), [4])
 
     assert events[-1] == ev.OperationsDiscarded(seat=1, operations=(UNION, BROTHEL))
     assert table.rules.discard == (SNIPER, TONY, UNION, BROTHEL)
@@ -139,7 +139,7 @@ def test_with_no_mobster_left_every_operation_of_the_dead_mobster_is_discarded()
 
 def test_a_mobster_under_law_may_take_a_dead_mobsters_operation() -> None:
     table = hit_game(law={TINY: [BEAT_COP]})
-    table, _ = rolled(table, 0, Hit(mobster=LUCKY, card=SNIPER, target=TONY), [4])
+    table, _ = rolled(table, 0, Hit(mobster=LUCKY, card=SNIPER, victim=TONY), [4])
 
     table, _ = when(RULESET, table, 1, Reassign(operation=UNION, mobster=TINY))
 
@@ -165,7 +165,7 @@ def test_a_destroy_operation_card_discards_another_seats_operation_as_an_action(
     ]
     assert member(table.rules, TONY).operations == (BROTHEL,)
     assert table.rules.discard == (ARSON, UNION)
-    assert refused(RULESET, table, 0, Hit(mobster=LUCKY, card=SNIPER, target=TONY)) == "action_spent"
+    assert refused(RULESET, table, 0, Hit(mobster=LUCKY, card=SNIPER, victim=TONY)) == "action_spent"
 
 
 def test_destroy_needs_the_card_and_an_operation_of_another_seat() -> None:
@@ -190,7 +190,7 @@ def test_hits_and_destroys_are_listed_for_every_free_mobster_card_and_target() -
 
     legal = RULESET.legal_moves(table.rules, 0)
 
-    assert Hit(mobster=LUCKY, card=CAR_BOMB, target=TINY) in legal
+    assert Hit(mobster=LUCKY, card=CAR_BOMB, victim=TINY) in legal
     assert Destroy(mobster=LUCKY, card=ARSON, operation=BROTHEL) in legal
     assert len(legal) == 2 * 2 + 2 + 1  # 2 hit cards x 2 targets, 2 operations, end_phase
     assert table.status is Status.IN_PROGRESS

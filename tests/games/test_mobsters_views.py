@@ -51,7 +51,7 @@ def test_everyone_sees_every_hand_and_the_deck_order() -> None:
 def test_cards_in_play_money_and_the_discard_pile_are_public() -> None:
     table = game(2, hands={0: [SNIPER]}, crews={0: {LUCKY: [CASINO]}, 1: {TONY: []}}, law={TONY: [BEAT_COP]})
     table, _ = rolled(table, 0, EndPhase(), [])
-    table, _ = rolled(table, 0, Hit(mobster=LUCKY, card=SNIPER, target=TONY), [2])
+    table, _ = rolled(table, 0, Hit(mobster=LUCKY, card=SNIPER, victim=TONY), [2])
 
     body = msgspec.to_builtins(RULESET.view(table.rules, SPECTATOR))
 
@@ -64,7 +64,7 @@ def test_cards_in_play_money_and_the_discard_pile_are_public() -> None:
             "operations": [CASINO],
             "law": [],
             "has_action": False,
-            "deed": {"action": "hit", "card": SNIPER, "target": TONY, "roll": 2},
+            "deed": {"action": "hit", "card": SNIPER, "on": TONY, "roll": 2},
         }
     ]
     assert body["seats"][1]["mobsters"][0]["law"] == [BEAT_COP]
@@ -99,7 +99,7 @@ def test_an_extra_card_is_seen_only_by_its_buyer() -> None:
 
 def test_cards_played_face_up_are_in_every_viewers_events() -> None:
     table = game(2, hands={0: [SNIPER]}, crews={0: {LUCKY: []}, 1: {TONY: []}}, phase="hit")
-    table, events = rolled(table, 0, Hit(mobster=LUCKY, card=SNIPER, target=TONY), [5])
+    table, events = rolled(table, 0, Hit(mobster=LUCKY, card=SNIPER, victim=TONY), [5])
 
     for event in events:
         assert RULESET.event_view(event, 1) == msgspec.to_builtins(event) == RULESET.event_view(event, SPECTATOR)

@@ -8,10 +8,12 @@ import random
 from typing import Any
 
 import msgspec
+import pytest
 
 from events.envelope import GENESIS, Envelope, sealed
 from events.repository import Game, event_of, fold, seal
 from games import table as tables
+from games.base import FormatRefusal, MoveFormatError
 from games.bots import random_bot
 from games.commands import CreateGame, MakeMove
 from games.mobsters import RULESET
@@ -101,3 +103,45 @@ def test_a_game_of_another_ruleset_stored_at_v1_reads_as_it_was() -> None:
 
     assert audit_log(GAME_ID, log).ok
     assert event_of(log[0]).options == log[0].payload["options"]  # type: ignore[attr-defined]
+
+
+def as_before_victim(envelopes: list[Envelope]) -> list[Envelope]:
+    """The log as it was stored when a hit named the mobster it hit `target` (a seat, everywhere else): in the
+    move recorded with the batch, and in `hit_attempted` at schema version 1."""
+
+    def old(envelope: Envelope) -> Envelope:
+        command = envelope.command
+        if command and command.get("move", {}).get("type") == "hit":
+            move = {("target" if k == "victim" else k): v for k, v in command["move"].items()}
+            envelope = msgspec.structs.replace(envelope, command={**command, "move": move})
+        if envelope.type == "mobsters.hit_attempted":
+            payload = {("target" if k == "victim" else k): v for k, v in envelope.payload.items()}
+            envelope = msgspec.structs.replace(envelope, schema_version=1, payload=payload)
+        return envelope
+
+    return chained([old(e) for e in envelopes])
+
+
+def test_a_mobsters_game_stored_when_a_hit_named_its_target_replays_and_audits() -> None:
+    logs = (played("mobsters", {}, seed, moves=300) for seed in range(20))
+    new = next(log for log in logs if any(e.type == "mobsters.hit_attempted" for e in log))
+    log = as_before_victim(new)
+    hits = [e for e in log if e.type == "mobsters.hit_attempted"]
+    assert hits and all("target" in e.payload and e.schema_version == 1 for e in hits)
+    assert any(e.command and e.command["move"].get("target") for e in log if e.command and "move" in e.command)
+
+    assert audit_log(GAME_ID, log).ok
+    assert fold(RULESET, None, log) == fold(RULESET, None, new)
+    assert [event_of(e) for e in hits] == [event_of(e) for e in new if e.type == "mobsters.hit_attempted"]
+
+
+def test_a_hit_sent_with_the_old_name_is_refused_with_the_new_one() -> None:
+    body = {"type": "hit", "mobster": "mobster:lucky", "card": "hit:sniper", "target": "mobster:tony"}
+
+    with pytest.raises(MoveFormatError) as refused:
+        RULESET.parse_move(body)
+
+    assert refused.value.code == FormatRefusal.UNKNOWN_FIELD
+    assert "'target'" in refused.value.detail and "now 'victim'" in refused.value.detail
+    now = {"type": "hit", "mobster": "mobster:lucky", "card": "hit:sniper", "victim": "mobster:tony"}
+    assert RULESET.parse_move(body, strict=False) == RULESET.parse_move(now)

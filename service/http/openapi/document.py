@@ -15,12 +15,16 @@ the current version; every route is rate limited but the health checks (429), ne
 and liveness (503), and answers 405 to a method it does not take; and any request may be refused as it is read,
 before its route is known (`FRAMING`: 400 `malformed_request`, 414, 417, 431, 501).
 tests/http/test_declared_refusals.py holds the document to what the service answers.
+
+The examples come from games played in memory (service/http/openapi/played.py), which takes seconds: they stand in
+the document as `Later` until it is first written out (`complete`), so an app that never serves its document
+never plays them, and every worker boots at once.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, get_args
 
 import msgspec
@@ -307,6 +311,36 @@ DETAILS = {
 a code in neither is shown with what it means."""
 
 
+class Later(dict[str, Any]):
+    """A part of the document drawn from the example games: filled in when the document is written out, and
+    until then an empty mapping to whatever reads the spec (apispec looks into a response's examples)."""
+
+    def __init__(self, fill: Callable[[], Any]) -> None:
+        super().__init__()
+        self.fill = fill
+
+
+def filled(node: Any) -> Any:
+    """A copy of a part of the document with every `Later` in it filled in."""
+    if isinstance(node, Later):
+        return filled(node.fill())
+    if isinstance(node, dict):
+        return {key: filled(value) for key, value in node.items()}
+    if isinstance(node, list | tuple):
+        return [filled(value) for value in node]
+    return node
+
+
+def complete(spec: dict[str, Any]) -> dict[str, Any]:
+    """The document as served and committed: `spec` (APISpec.to_dict()) with the example games' answers shown."""
+    document: dict[str, Any] = filled(spec)
+    for item in document.get("paths", {}).values():
+        for operation in item.values():
+            if isinstance(operation, dict) and "operationId" in operation:
+                add_examples(operation["responses"], answers().get(operation["operationId"], {}))
+    return document
+
+
 def problem_examples(codes: Iterable[Code], shown: dict[str, Any]) -> dict[str, Any]:
     """An example answer of each code, `shown` first: with the detail the example games met, else as worded here."""
     met = examples().refusals
@@ -326,7 +360,7 @@ def problem_response(status: int, bodiless: bool = False) -> dict[str, Any]:
     codes = [] if bodiless else [code for code in CODES if code.status == status]
     response: dict[str, Any] = {
         "description": description,
-        "content": {PROBLEM: {"schema": ref("Problem"), "examples": problem_examples(codes, shown)}},
+        "content": {PROBLEM: {"schema": ref("Problem"), "examples": Later(lambda: problem_examples(codes, shown))}},
         "headers": dict(REQUEST_ID_HEADER),
     }
     if status == 429:
@@ -410,7 +444,6 @@ class ProblemResponses(BasePlugin):
                     bodiless = status == 400 and method.lower() not in BODY_PARSED
                     responses[status] = MALFORMED_REQUEST[0] if bodiless else PROBLEMS[status][0]
             declare_security(operation)
-            add_examples(responses, answers().get(operation_id, {}))
             parameters = operation.setdefault("parameters", [])
             if method.lower() == "get" and tags_its_version(responses):
                 parameters.append("IfNoneMatch")
@@ -468,7 +501,7 @@ def event_item(event_type: str, payload: str, doc: str) -> Schema:
     return {
         "title": f"{payload}Event",
         "description": f"A `{event_type}` event: {doc}",
-        "examples": [examples().events[event_type]],
+        "examples": Later(lambda: [examples().events[event_type]]),
         "type": "object",
         "properties": {
             "game_id": {"type": "string", "description": "the game's id"},

@@ -139,7 +139,7 @@ def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             moves = [m for m in moves if m["type"] != "recruit"] or moves
         else:
             theirs = {m["card"] for m in view["state"]["seats"][1]["mobsters"]}
-            moves = [m for m in moves if m["type"] == "hit" and m["target"] in theirs] or moves
+            moves = [m for m in moves if m["type"] == "hit" and m["victim"] in theirs] or moves
     return random_bot({**view, "you": {**view["you"], "legal_moves": moves}}, rng)
 
 

@@ -1,5 +1,5 @@
 // Mobsters: your hand, each seat's mobsters with their operations and Law cards, money, the phase and the dice.
-// A move names several cards (a mobster, a card, a target), so it is made in two clicks: pick one of the
+// A move names several cards (a mobster, a card, a victim), so it is made in two clicks: pick one of the
 // cards that some legal move names, then one of the legal moves that name it.
 import { die, h, seatSection } from "../dom.js";
 
@@ -14,7 +14,7 @@ export const PHASES = ["draw", "hit", "crime", "collection", "recruit", "law"];
 
 export const score = (amount, ui) => ui.money(amount);
 
-const FIELDS = ["mobster", "card", "target", "operation", "law"];
+const FIELDS = ["mobster", "card", "victim", "target", "operation", "law"];
 const picked = { game: null, subject: null }; // the card picked on this game's table, kept across redraws
 
 function subjects(move) {
