@@ -340,6 +340,10 @@ class Ruleset(Generic[S]):
     - `renews_wait(before, after)`: whether `after` (the state one event later) owes a new decision that
       `awaiting` cannot tell from the one `before` owed: the same seat owing the same kind of decision
       again, e.g. a lone seat's next pick. By default never: see `games.table.waits_anew`.
+    - `determinize(view, rng)`: a state the seat's view (`games.table.plain_view`) could have been shown from,
+      its hidden parts (others' hands and unrevealed choices, the deck's order) drawn with `rng` among those the
+      view leaves possible; what a searching bot plays out, since a bot never sees the true state. None: the game
+      has no searching bot.
 
     A wait is what a deadline counts from. The table starts a new one when the game awaits a (seat,
     decision) it did not await before, so a simultaneous round stays one wait while its seats decide
@@ -377,6 +381,7 @@ class Ruleset(Generic[S]):
     timeout: Callable[[S, random.Random], list[Event] | None] = lambda state, rng: None
     renews_wait: Callable[[S, S], bool] = lambda before, after: False
     catalogue: Catalogue = field(default_factory=Catalogue)
+    determinize: Callable[[dict[str, Any], random.Random], S] | None = None
 
     def move_type(self, name: str) -> type[Move] | None:
         """The move class whose `type` tag is `name`."""
