@@ -13,6 +13,7 @@ from games.base import Option, Ruleset
 from games.twelve_gangsters import rules, views
 from games.twelve_gangsters.bots import smart_bot
 from games.twelve_gangsters.catalogue import CATALOGUE
+from games.twelve_gangsters.determinize import determinize
 from games.twelve_gangsters.events import EVENTS
 from games.twelve_gangsters.evolve import evolve
 from games.twelve_gangsters.legality import TwelveGangstersRefusal, legal_moves
@@ -47,6 +48,7 @@ RULESET = Ruleset(
     secret_fields=views.SECRET_FIELDS,
     bots={"smart": smart_bot},
     catalogue=CATALOGUE,
+    determinize=determinize,
     options={
         "first_boss": Option(
             int,
