@@ -47,6 +47,7 @@ from games.base import Option, Ruleset
 from games.cash_n_guns import rules, views
 from games.cash_n_guns.bots import smart_bot
 from games.cash_n_guns.catalogue import CATALOGUE
+from games.cash_n_guns.determinize import determinize
 from games.cash_n_guns.events import EVENTS
 from games.cash_n_guns.evolve import evolve
 from games.cash_n_guns.legality import CashNGunsRefusal, legal_moves
@@ -84,6 +85,7 @@ RULESET = Ruleset(
     renews_wait=rules.renews_wait,
     bots={"smart": smart_bot},
     catalogue=CATALOGUE,
+    determinize=determinize,
     options={
         "first_godfather": Option(
             int, None, "the seat that holds the Godfather's desk first (drawn at random if unset)", names_a_seat=True

@@ -28,11 +28,30 @@ def others_undecided(key: str) -> Unmade:
     return shown
 
 
-UNMADE: dict[str, Unmade] = {"twelve-gangsters": others_undecided("has_chosen")}
+def cash_n_guns_unmade(state: dict[str, Any], me: int) -> dict[str, Any]:
+    """Ca$h 'n Guns: this turn's loads (each card back in its seat's hand), aims or courages of the others."""
+
+    def unmade(seat: dict[str, Any]) -> dict[str, Any]:
+        match state["phase"]:
+            case "load" if seat["has_loaded"]:
+                return {**seat, "has_loaded": False, "bullet_cards": seat["bullet_cards"] + 1}
+            case "aim":
+                return {**seat, "has_aimed": False}
+            case "courage":
+                return {**seat, "has_chosen": False}
+        return seat
+
+    return {**state, "seats": [seat if seat["seat"] == me else unmade(seat) for seat in state["seats"]]}
+
+
+UNMADE: dict[str, Unmade] = {
+    "twelve-gangsters": others_undecided("has_chosen"),
+    "cash-n-guns": cash_n_guns_unmade,
+}
 """How each game's determinize leaves the public view: an unrevealed simultaneous choice of another seat is left
 for the search to make, so the view of the state drawn shows it unmade."""
 
-SEATS = {"twelve-gangsters": (3, 5)}
+SEATS = {"twelve-gangsters": (3, 5), "cash-n-guns": (4, 6)}
 
 SEARCHED = [r for r in RULESETS.values() if r.determinize is not None]
 
