@@ -145,17 +145,23 @@ check = refuse_if(problem)
 
 
 def _candidates(state: State, seat: int) -> list[Move]:
-    """Every move that might be legal in this phase; `problem` sorts them."""
+    """Every move that might be legal in this phase; `problem` sorts them. Only this phase's are made: a searching
+    bot asks for them at every step of its playouts."""
     seats = range(state.seats)
-    by_phase: dict[Phase, list[Move]] = {
-        Phase.LOAD: [mv.Load(card="bang"), mv.Load(card="click")],
-        Phase.AIM: [mv.Aim(target=t) for t in seats],
-        Phase.PRIVILEGE: [*(mv.OrderRetarget(seat=s) for s in seats), mv.SkipPrivilege()],
-        Phase.RETARGET: [mv.Retarget(target=t) for t in seats],
-        Phase.COURAGE: [mv.Courage(stand=True), mv.Courage(stand=False)],
-        Phase.SHARING: [*(mv.Take(loot=c) for c in state.table_loot), mv.Take(godfather_token=True)],
-    }
-    return by_phase.get(state.phase, [])
+    match state.phase:
+        case Phase.LOAD:
+            return [mv.Load(card="bang"), mv.Load(card="click")]
+        case Phase.AIM:
+            return [mv.Aim(target=t) for t in seats]
+        case Phase.PRIVILEGE:
+            return [*(mv.OrderRetarget(seat=s) for s in seats), mv.SkipPrivilege()]
+        case Phase.RETARGET:
+            return [mv.Retarget(target=t) for t in seats]
+        case Phase.COURAGE:
+            return [mv.Courage(stand=True), mv.Courage(stand=False)]
+        case Phase.SHARING:
+            return [*(mv.Take(loot=c) for c in state.table_loot), mv.Take(godfather_token=True)]
+    return []
 
 
 legal_moves = legal(_candidates, problem)
