@@ -50,9 +50,10 @@ def _took_loot(state: State, event: ev.LootTaken) -> State:
     """The card moves to the seat; a clip adds a Bang! card, a first-aid kit heals a wound."""
     gangster = state.gangsters[event.seat]
     effect: dict[str, int] = {}
-    if kind(event.card) == "clip":
+    card_kind = kind(event.card)
+    if card_kind == "clip":
         effect = {"bangs": gangster.bangs + CLIP_BANGS}
-    elif kind(event.card) == "first-aid":
+    elif card_kind == "first-aid":
         effect = {"wounds": max(0, gangster.wounds - KIT_HEALS)}
     table_loot = tuple(c for c in state.table_loot if c != event.card)
     gangsters = _with(state, event.seat, loot=(*gangster.loot, event.card), **effect)

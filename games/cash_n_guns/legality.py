@@ -104,9 +104,11 @@ def _take_problem(state: State, seat: int, move: mv.Take) -> Problem | None:
 
 
 def _move_problem(state: State, seat: int, move: Move) -> Problem | None:
-    """What is wrong with a move of the right phase, by a living seat."""
+    """What is wrong with a move of the right phase, by a living seat (a pick first: the most asked, in a sharing)."""
     gangster = state.gangsters[seat]
     match move:
+        case mv.Take():
+            return _take_problem(state, seat, move)
         case mv.Load(card=card):
             if gangster.loaded is not None:
                 return CashNGunsRefusal.ALREADY_LOADED, "you have already loaded a bullet card this turn"
@@ -123,8 +125,6 @@ def _move_problem(state: State, seat: int, move: Move) -> Problem | None:
         case mv.Courage():
             if gangster.stand is not None:
                 return CashNGunsRefusal.ALREADY_CHOSE, "you have already chosen to stand or lie down"
-        case mv.Take():
-            return _take_problem(state, seat, move)
     return None
 
 

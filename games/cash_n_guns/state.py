@@ -92,8 +92,13 @@ def clockwise_from(state: State, seat: int, *, inclusive: bool) -> list[int]:
 
 
 def next_standing(state: State, seat: int, *, inclusive: bool) -> int | None:
-    """The nearest standing seat clockwise from `seat`, None if nobody stands."""
-    return next((s for s in clockwise_from(state, seat, inclusive=inclusive) if state.gangsters[s].standing), None)
+    """The nearest standing seat clockwise from `seat`, None if nobody stands (asked after every pick of a sharing:
+    a loop, not `clockwise_from`'s list)."""
+    start, gangsters = seat if inclusive else seat + 1, state.gangsters
+    for step in range(state.seats):
+        if gangsters[(start + step) % state.seats].standing:
+            return (start + step) % state.seats
+    return None
 
 
 def alternative_targets(state: State, seat: int) -> list[int]:
