@@ -108,7 +108,7 @@ def _followed(state: State, events: list[Event]) -> list[Event]:
 
 def _due(state: State) -> Event | None:
     """The fact this state makes due without a seat's decision, if any."""
-    everyone = [state.gangsters[s] for s in living(state)]
+    everyone = [g for g in state.gangsters if g.alive]  # the living, asked after every event
     match state.phase:
         case Phase.BETWEEN_TURNS:
             return ev.GameEnded(reason="eighth_turn") if state.turn >= TURNS else _next_turn(state)
