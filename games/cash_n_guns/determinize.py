@@ -187,8 +187,8 @@ def _hidden(seat: dict[str, Any], phase: Phase, turn: int, last: dict[str, Any] 
     by_clips = {}
     for turn_died in died:  # one card loaded each turn up to the one it died in
         clips = seat["bullet_cards"] - START_BANGS - START_CLICKS + turn_died
-        if 0 <= clips <= seat["loot_count"]:
-            by_clips[clips] = hands(clips, turn_died, False, last_card)
+        if 0 <= clips <= seat["loot_count"] and (possible := hands(clips, turn_died, False, last_card)):
+            by_clips[clips] = possible
     return Hidden(s, seat["loot_count"], by_clips)
 
 
