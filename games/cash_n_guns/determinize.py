@@ -4,7 +4,8 @@ What a seat does not see, and how it is drawn:
 
 - Where the loot cards it has not seen lie: every card of the deck but its own loot, the table's and the lost
   loot, dealt into the other seats' loot (each as many cards as its `loot_count`, the dead's too) and the piles to
-  come (`piles_left` piles of 8), in any order.
+  come (`piles_left` piles of 8), in any order. (The event log shows each card as it is taken, but the view does
+  not: a bot that reads only its view knows of the others' loot its count, and the clips below.)
 - Each other seat's Bang!/Click split (the view shows only how many bullet cards it holds), and during the aim,
   the privilege and the courage its loaded card.
 - This turn's choices still hidden: the other seats' loads, aims or courages already made. Those three are
