@@ -5,7 +5,8 @@ turns: about a third of the deck drawn), random playouts to the game's end: each
 makes a move drawn uniformly from its legal moves, decided and folded event by event with the ruleset's own
 `decide` and `evolve`. Playout i draws with `random.Random(i)`, so two versions of the rules that behave alike play
 the very same playouts, event for event (the run checks they do). Measured: playouts/s, events/s, and one
-`determinize` call (from the seat's view at that state; the median of many).
+`determinize` call (from the seat's view at that state; the median of 300), all in the process's CPU time, which
+other work on a shared machine disturbs less than the wall clock.
 
 With `--against REV` the rules of that commit (its `games/`, extracted to a temporary folder) are measured in the
 same run, rounds alternating between the two so both meet the same moments of a shared machine; the ratios are

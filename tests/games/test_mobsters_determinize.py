@@ -171,3 +171,22 @@ def test_tables_that_differ_only_in_what_the_seat_does_not_see_give_the_same_dra
             assert determinize(view, random.Random(n)) == determinize(
                 tables.plain_view(RULESET, other, seat), random.Random(n)
             )
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_a_state_drawn_plays_out_to_the_end_by_the_rules(seats: int) -> None:
+    """What a search does with it: random legal moves of the seats awaited, the choices left unmade included."""
+    for table, seat in sample(seats, seed=seats + 20):
+        for n in range(3):
+            rng = random.Random(n)
+            state = determinize(tables.plain_view(RULESET, table, seat), rng)
+            while not RULESET.is_over(state):
+                mover = rng.choice(sorted(RULESET.awaiting(state)))
+                for event in RULESET.decide(state, mover, rng.choice(RULESET.legal_moves(state, mover)), rng):
+                    state = RULESET.evolve(state, event)
+            assert not state.deck
+            assert sorted([*(c for b in state.bosses for c in b.hand), *state.discard, *in_play(state)]) == sorted(DECK)
+
+
+def in_play(state: State) -> list[str]:
+    return [c for b in state.bosses for m in b.crew for c in (m.card, *m.operations, *m.law)]
