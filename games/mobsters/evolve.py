@@ -9,7 +9,7 @@ import msgspec
 
 from games.base import Event, dispatcher
 from games.mobsters import events as ev
-from games.mobsters.state import ABSENT_FROM, Deed, Mobster, Phase, Setup, State, located
+from games.mobsters.state import ABSENT_FROM, Deed, Mobster, Phase, Setup, State
 
 # --- small steps of `evolve` ------------------------------------------------------------------------------------
 
@@ -23,13 +23,18 @@ def with_boss(state: State, seat: int, **changes: Any) -> State:
     return replace(state, bosses=tuple(bosses))
 
 
+def changed(state: State, mobster: str, change: Callable[[Mobster], Mobster]) -> State:
+    """The state with one mobster in play changed by `change`, found in one pass (a card is in one place)."""
+    for seat, boss in enumerate(state.bosses):
+        for i, member in enumerate(boss.crew):
+            if member.card == mobster:
+                return with_boss(state, seat, crew=(*boss.crew[:i], change(member), *boss.crew[i + 1 :]))
+    raise AssertionError(f"{mobster} is not in play")
+
+
 def with_mobster(state: State, mobster: str, **changes: Any) -> State:
     """The state with one mobster in play changed."""
-    where = located(state, mobster)
-    assert where is not None, f"{mobster} is not in play"
-    seat, _ = where
-    crew = tuple(replace(m, **changes) if m.card == mobster else m for m in state.bosses[seat].crew)
-    return with_boss(state, seat, crew=crew)
+    return changed(state, mobster, lambda member: replace(member, **changes))
 
 
 def acted(state: State, mobster: str, action: str, **deed: Any) -> State:
@@ -60,16 +65,14 @@ def discarded(state: State, *cards: str) -> State:
 
 def without(state: State, holder: str, card: str, field: str) -> State:
     """An operation or a Law card leaves the mobster that holds it."""
-    where = located(state, holder)
-    assert where is not None, f"{holder} is not in play"
-    return with_mobster(state, holder, **{field: tuple(c for c in getattr(where[1], field) if c != card)})
+    return changed(
+        state, holder, lambda member: replace(member, **{field: tuple(c for c in getattr(member, field) if c != card)})
+    )
 
 
 def added(state: State, holder: str, card: str, field: str) -> State:
     """An operation is attached to a mobster, or a Law card placed on top of it."""
-    where = located(state, holder)
-    assert where is not None, f"{holder} is not in play"
-    return with_mobster(state, holder, **{field: (*getattr(where[1], field), card)})
+    return changed(state, holder, lambda member: replace(member, **{field: (*getattr(member, field), card)}))
 
 
 # --- one function per event type --------------------------------------------------------------------------------
@@ -77,7 +80,12 @@ def added(state: State, holder: str, card: str, field: str) -> State:
 
 def _turn_started(state: State, event: ev.TurnStarted) -> State:
     """Every mobster has its action again; the Draw phase's facts are still to come."""
-    bosses = tuple(replace(b, crew=tuple(replace(m, deed=None) for m in b.crew)) for b in state.bosses)
+    bosses = tuple(
+        replace(b, crew=tuple(m if m.deed is None else replace(m, deed=None) for m in b.crew))
+        if any(m.deed is not None for m in b.crew)
+        else b
+        for b in state.bosses
+    )
     return replace(
         state,
         bosses=bosses,

@@ -364,19 +364,10 @@ def _rivals(state: State, seat: int) -> list[Mobster]:
 def _hit_moves(state: State, seat: int) -> list[Move]:
     actors, rivals = _actors(state, seat), _rivals(state, seat)
     rival_ops = [op for m in rivals for op in m.operations]
+    hits, destroys = in_hand(state, seat, Kind.HIT), in_hand(state, seat, Kind.DESTROY)
     return [
-        *(
-            mv.Hit(mobster=m, card=c, victim=t.card)
-            for m in actors
-            for c in in_hand(state, seat, Kind.HIT)
-            for t in rivals
-        ),
-        *(
-            mv.Destroy(mobster=m, card=c, operation=op)
-            for m in actors
-            for c in in_hand(state, seat, Kind.DESTROY)
-            for op in rival_ops
-        ),
+        *(mv.Hit(mobster=m, card=c, victim=t.card) for m in actors for c in hits for t in rivals),
+        *(mv.Destroy(mobster=m, card=c, operation=op) for m in actors for c in destroys for op in rival_ops),
     ]
 
 
@@ -407,8 +398,9 @@ def _recruit_moves(state: State, seat: int) -> list[Move]:
 
 def _law_moves(state: State, seat: int) -> list[Move]:
     own_law = [law for m in state.bosses[seat].crew for law in m.law]
+    rivals = _rivals(state, seat)
     return [
-        *(mv.Arrest(card=c, mobster=t.card) for c in in_hand(state, seat, Kind.LAW) for t in _rivals(state, seat)),
+        *(mv.Arrest(card=c, mobster=t.card) for c in in_hand(state, seat, Kind.LAW) for t in rivals),
         *(mv.Escape(card=c, law=law) for c in in_hand(state, seat, Kind.ESCAPE) for law in own_law),
         *(mv.Bribe(mobster=m, law=law) for m in _actors(state, seat) for law in own_law),
     ]
@@ -442,5 +434,21 @@ def _candidates(state: State, seat: int) -> list[Move]:
     return [*PHASE_MOVES[state.phase](state, seat), *ending]
 
 
-legal_moves = legal(_candidates, problem)
-"""Every move the seat may make now, each ready to send."""
+_kept = legal(_candidates, problem)
+"""The candidates in which `problem` finds nothing: what `legal_moves` answers, by definition."""
+
+
+def legal_moves(state: State, seat: int) -> list[Move]:
+    """Every move the seat may make now, each ready to send: the candidates in which `problem` finds nothing.
+
+    In the active seat's turn, with no reassignment pending, the questions `problem` asks of every move first (the
+    game's end, the seat, the turn and the phase) pass for each candidate of the phase, so only the move's own check
+    in CHECKS is asked of each; the end of the phase, offered outside the discard, needs none. A search asks this
+    at every step of a playout."""
+    phase = state.phase
+    if phase is Phase.OVER or phase is Phase.SETUP or state.orphaned_by is not None or seat != state.active:
+        return _kept(state, seat)
+    moves = [move for move in PHASE_MOVES[phase](state, seat) if CHECKS[type(move)](state, seat, move) is None]
+    if phase is not Phase.DISCARD:
+        moves.append(mv.EndPhase())
+    return moves

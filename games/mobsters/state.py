@@ -125,13 +125,23 @@ def initial_state(seats: int, options: Mapping[str, Any]) -> State:
 # --- questions about a state ------------------------------------------------------------------------------
 
 
+Places = dict[str, tuple[int, Mobster]]
+
+_places: tuple[tuple[Boss, ...], Places] = ((), {})
+"""The mobsters in play of the last `bosses` asked about, each with its controller: `located` asks it many times
+of one state (every candidate move checks its mobsters), and the bosses of a state never change, so the table of
+the very same tuple (`is`, not `==`: it is held here, so never another's) answers as a scan of it would."""
+
+
 def located(state: State, mobster: str) -> tuple[int, Mobster] | None:
     """The controller and the in-play record of a mobster; None when it is not in play."""
-    for seat, boss in enumerate(state.bosses):
-        for member in boss.crew:
-            if member.card == mobster:
-                return seat, member
-    return None
+    global _places
+    bosses, places = _places
+    if bosses is not state.bosses:
+        # each card is in one place, so a mobster is in play at most once
+        places = {member.card: (seat, member) for seat, boss in enumerate(state.bosses) for member in boss.crew}
+        _places = state.bosses, places
+    return places.get(mobster)
 
 
 def holding(state: State, card: str, field: str) -> tuple[int, Mobster] | None:
@@ -170,8 +180,9 @@ def deciding(state: State) -> list[int]:
 
 def revealing(state: State) -> bool:
     """Every seat has decided its setup face down and some decision is still to be revealed."""
-    decided = [b.setup in (Setup.KEEP, Setup.REDEAL) for b in state.bosses]
-    return state.phase is Phase.SETUP and any(decided) and not deciding(state)
+    if state.phase is not Phase.SETUP:
+        return False
+    return any(b.setup in (Setup.KEEP, Setup.REDEAL) for b in state.bosses) and not deciding(state)
 
 
 def incomes(state: State, seat: int) -> tuple[Income, ...]:

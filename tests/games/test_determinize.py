@@ -49,9 +49,10 @@ UNMADE: dict[str, Unmade] = {
     "cash-n-guns": cash_n_guns_unmade,
 }
 """How each game's determinize leaves the public view: an unrevealed simultaneous choice of another seat is left
-for the search to make, so the view of the state drawn shows it unmade."""
+for the search to make, so the view of the state drawn shows it unmade. Mobsters' view shows no setup decision
+(only the table's `awaiting` does), so it needs none."""
 
-SEATS = {"twelve-gangsters": (3, 5), "cash-n-guns": (4, 6)}
+SEATS = {"twelve-gangsters": (3, 5), "cash-n-guns": (4, 6), "mobsters": (2, 4)}
 
 SEARCHED = [r for r in RULESETS.values() if r.determinize is not None]
 
@@ -76,4 +77,10 @@ def test_a_state_drawn_from_a_seats_view_shows_that_seat_its_view(ruleset: Rules
                 k: v for k, v in view["you"].items() if k not in ("seat", "legal_moves")
             }
             assert [msgspec.to_builtins(m) for m in ruleset.legal_moves(drawn, seat)] == view["you"]["legal_moves"]
-            assert seat in ruleset.awaiting(drawn)
+            awaited = ruleset.awaiting(drawn)
+            assert seat in awaited
+            for wait in view["awaiting"]:  # a choice left unmade only adds seats to a simultaneous decision
+                assert awaited.get(wait["seat"]) == wait["decision"], (table.version, seat)
+            assert all(
+                d in ruleset.simultaneous for s, d in awaited.items() if s not in {w["seat"] for w in view["awaiting"]}
+            )

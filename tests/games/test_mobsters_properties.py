@@ -13,10 +13,11 @@ import msgspec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.base import EVERYONE, SPECTATOR, Event, IllegalMoveError, Move
+from games.base import EVERYONE, SPECTATOR, Event, IllegalMoveError, Move, legal
 from games.mobsters import RULESET
 from games.mobsters import events as ev
 from games.mobsters.cards import CARDS, DECK
+from games.mobsters.legality import _candidates, problem
 from games.mobsters.moves import EndPhase
 from games.mobsters.state import Phase, State
 from games.table import Status, Table, evolve
@@ -253,6 +254,15 @@ def test_legal_moves_agree_with_decide(game: Game) -> None:
                 except IllegalMoveError:
                     continue
                 raise AssertionError(f"seat {seat} may not {move}, yet it was accepted")
+
+
+@games_settings
+@given(whole_games())
+def test_legal_moves_are_the_candidates_in_which_problem_finds_nothing(game: Game) -> None:
+    """The shortcut `legal_moves` takes in a turn asks only each move's own check: it answers as the definition."""
+    for state, _, _ in game.played:
+        for seat in range(game.seats):
+            assert RULESET.legal_moves(state, seat) == legal(_candidates, problem)(state, seat)
 
 
 @games_settings

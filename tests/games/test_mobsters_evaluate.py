@@ -1,0 +1,75 @@
+"""Mobsters' cheap evaluation: each seat's chance of winning from its money and what its crew will still earn."""
+
+from __future__ import annotations
+
+import math
+
+from games.mobsters import RULESET
+from games.mobsters.cards import DECK
+from games.mobsters.evaluate import evaluate, projected
+from games.mobsters.state import Boss, Mobster, Phase, State
+from games.selfplay import play_out
+from tests.games.mobsters_helpers import mobster, operation
+
+LUCKY, TONY, CASINO = mobster("Lucky"), mobster("Tony"), operation("Casino")
+
+
+def state(*bosses: Boss, deck: int = 60, phase: Phase = Phase.HIT, active: int = 0) -> State:
+    return State(
+        seats=len(bosses),
+        attendance=False,
+        open_setup=False,
+        first_player=None,
+        bosses=bosses,
+        deck=DECK[:deck],
+        phase=phase,
+        turn=5,
+        active=active,
+    )
+
+
+def test_the_chances_add_up_to_one_and_equal_seats_have_equal_chances() -> None:
+    chances = evaluate(state(Boss(), Boss(), Boss()))
+    assert math.isclose(sum(chances), 1) and len(set(chances)) == 1
+
+
+def test_money_and_an_earning_crew_raise_a_seats_chance_and_the_law_lowers_it() -> None:
+    richer = evaluate(state(Boss(money=3000), Boss()))
+    assert richer[0] > 0.5 > richer[1]
+    earning = Boss(crew=(Mobster(card=LUCKY, operations=(CASINO,)),))
+    assert evaluate(state(earning, Boss(crew=(Mobster(card=TONY),))))[0] > 0.5
+    arrested = Boss(crew=(Mobster(card=LUCKY, operations=(CASINO,), law=("law:beat-cop",)),))
+    assert evaluate(state(arrested, Boss()))[0] < evaluate(state(earning, Boss()))[0]
+
+
+def test_the_income_to_come_is_counted_over_the_collections_left_in_turn_order() -> None:
+    earning = Boss(crew=(Mobster(card=LUCKY, operations=(CASINO,)),))
+    # 8 cards: 3 turns to come (2.5 cards a turn); Lucky earns $500 a Collection on the Casino, and $150 an action
+    assert projected(state(earning, Boss(), deck=8, phase=Phase.HIT))[0] == 1000 + 2 * 650  # this turn's and the third
+    # its Collection this turn made, the turns to come start with the next seat's: one is its own
+    assert projected(state(earning, Boss(), deck=8, phase=Phase.RECRUIT))[0] == 1000 + 650
+
+
+def test_a_lead_is_worth_more_near_the_end() -> None:
+    leading = (Boss(money=3000), Boss())
+    assert evaluate(state(*leading, deck=4))[0] > evaluate(state(*leading, deck=100))[0]
+
+
+def test_the_favourite_of_a_game_of_smart_bots_wins_more_often_than_chance() -> None:
+    """The winner's mean chance scores better than even chances would, over turns of whole games."""
+    loss = even = 0.0
+    for seats in (2, 3, 4):
+        for seed in range(8):
+            states, winners = played(seats, 500 + seed)
+            for s in states[len(states) // 10 :: max(1, len(states) // 8)]:
+                if s.phase is not Phase.SETUP:
+                    loss -= math.log(sum(evaluate(s)[w] for w in winners))
+                    even -= math.log(len(winners) / seats)
+    assert loss < 0.9 * even
+
+
+def played(seats: int, seed: int) -> tuple[list[State], tuple[int, ...]]:
+    """Every state a game of smart bots asks a decision in, and its winners."""
+    states: list[State] = []
+    table = play_out(RULESET, ["smart"] * seats, seed, watch=lambda t, s, _: states.append(t.rules))
+    return states, RULESET.result(table.rules).winners
