@@ -96,9 +96,10 @@ def lines(found: Arena, command: str) -> list[str]:
     and its rating."""
     name = RULESETS[found.ruleset].name
     seats = len(found.lineup)
+    turns = found.games // seats
     out = [
         f"$ {command}",
-        f"{name}: {found.games} games ({found.games // seats} rotations of {seats} seats), "
+        f"{name}: {found.games} games ({turns} rotation{'s' if turns > 1 else ''} of {seats} seats), "
         f"in {found.seconds:.1f} s on {found.jobs} process{'es' if found.jobs > 1 else ''}",
         "",
         f"{'kind':<8} {'games':>6} {'wins':>5} {'win rate':>9} {'95% interval':>16} {'fair':>6} "

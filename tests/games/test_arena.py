@@ -254,7 +254,7 @@ def test_syndicate_arena_prints_each_kinds_score_and_rating(monkeypatch: pytest.
     assert outcome.exit_code == 0, outcome.output
     lines = outcome.output.splitlines()
     assert lines[0] == "$ syndicate arena --ruleset twelve-gangsters --games 3 --seats pimc,smart,random --seed 1"
-    assert lines[1].startswith("12 Gangsters: 3 games (1 rotations of 3 seats), in ")
+    assert lines[1].startswith("12 Gangsters: 3 games (1 rotation of 3 seats), in ")
     found = arenas.run("twelve-gangsters", ["pimc", "smart", "random"], games=3, seed=1)
     rows = {line.split()[0]: line.split() for line in lines[4:7]}
     assert set(rows) == {"pimc", "smart", "random"}
