@@ -37,6 +37,15 @@ def contenders(ruleset: Ruleset[Any]) -> dict[str, Bot]:
     return found
 
 
+def bots_of(ruleset: Ruleset[Any], seat_kinds: Sequence[str]) -> list[Bot]:
+    """Each seat's bot, by its kind; SelfPlayError for a kind the ruleset has no bot of."""
+    found = contenders(ruleset)
+    unknown = next((kind for kind in seat_kinds if kind not in found), None)
+    if unknown is not None:
+        raise SelfPlayError(f"{ruleset.id} has no {unknown!r} bot; it has {sorted(found)}")
+    return [found[kind] for kind in seat_kinds]
+
+
 def seat_of(ruleset: Ruleset[Any], kind: str) -> tables.Seat:
     """How the table seats a bot of this kind: as a bot when the table offers the kind, else under its name (the
     table refuses a bot kind it does not offer; the seat's moves are made here all the same)."""
@@ -64,11 +73,7 @@ def play_out(
     a wait closes when its last awaited seat moves. A game that awaits nobody and is not over is a bug.
     """
     if bots is None:
-        found = contenders(ruleset)
-        unknown = next((kind for kind in seat_kinds if kind not in found), None)
-        if unknown is not None:
-            raise SelfPlayError(f"{ruleset.id} has no {unknown!r} bot; it has {sorted(found)}")
-        bots = [found[kind] for kind in seat_kinds]
+        bots = bots_of(ruleset, seat_kinds)
     seats = [seat_of(ruleset, kind) for kind in seat_kinds]
     table: tables.Table[Any] | None = None
     for event in tables.create(ruleset, f"selfplay-{seed}", seats, {}, seed, salt="", created_at=""):
@@ -188,12 +193,10 @@ def arena_game(
     """The arena's game `number` (of the arena seeded `seed`), each bot call timed by `clock` if given."""
     kinds = rotated(lineup, number)
     game_seed = arena_seed(seed, number, len(kinds))
-    found = contenders(ruleset)
-    unknown = next((kind for kind in kinds if kind not in found), None)
-    if unknown is not None:
-        raise SelfPlayError(f"{ruleset.id} has no {unknown!r} bot; it has {sorted(found)}")
     times: list[tuple[str, float]] = []
-    bots = [found[kind] if clock is None else timed(found[kind], kind, clock, times) for kind in kinds]
+    bots = bots_of(ruleset, kinds)
+    if clock is not None:
+        bots = [timed(bot, kind, clock, times) for bot, kind in zip(bots, kinds, strict=True)]
     table = play_out(ruleset, kinds, game_seed, bots=bots)
     return Played(number=number, seed=game_seed, kinds=kinds, table=table, times=tuple(times))
 
