@@ -22,6 +22,7 @@ from games.table import bot_kinds
 from games.twelve_gangsters import RULESET
 from games.twelve_gangsters.moves import Play
 from games.wilson import wilson
+from service.application.offered import describe
 from service.ops import arena as arenas
 from service.ops.cli import main as cli
 from tests.games.helpers import created, given, when
@@ -141,6 +142,7 @@ def test_a_kind_the_ruleset_has_no_bot_of_is_refused() -> None:
 def test_pimc_is_seated_by_the_arena_but_not_offered_at_a_table() -> None:
     for ruleset in RULESETS.values():
         assert "pimc" not in bot_kinds(ruleset)
+        assert "pimc" not in describe(ruleset)["bots"]  # as `GET /v1/rulesets` lists the ruleset
         assert ("pimc" in contenders(ruleset)) == (ruleset.determinize is not None)
 
 
