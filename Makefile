@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run cluster worker test lint typecheck format spec bench bench-http bench-cluster image clean
+.PHONY: install run cluster worker test lint typecheck format spec bench bench-http bench-cluster bench-bots image clean
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PY) -m venv $(VENV)
@@ -65,6 +65,11 @@ bench-http: install
 ## One API process against two on a Redis Cluster, the same load, alternating.
 bench-cluster: install
 	$(BIN)/python -m benchmarks.cluster_load
+
+## How strong the house bots are: the README's table, arena tables of every bot kind (a few minutes; BENCHMARKS.md
+## gives the knobs for longer runs).
+bench-bots: install
+	$(BIN)/python -m benchmarks.bots
 
 ## Build the container image with docker (BuildKit) or podman, whichever is here: syndicate:latest and :<version>.
 ENGINE ?= $(shell command -v docker || command -v podman)

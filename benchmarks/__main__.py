@@ -6,10 +6,12 @@ that reproduces it and the machine it ran on; each starts its own redis-server (
 
 Parts: usecases, roundtrips, http (the side-by-side load test), long_game, storage, profile, sse, players,
 cluster (one API process against two on a Redis Cluster), flood (a burst of all-bot games against a person's),
-bot_loop (requests per move of the guide's bot loop, with the default rate limits).
+bot_loop (requests per move of the guide's bot loop, with the default rate limits), bots (how strong the house
+bots are: arena tables, `make bench-bots`).
 Durations and sizes come from each part's flags' defaults, or from the environment: BENCH_HTTP_DURATION (s per
 round), BENCH_HTTP_CLIENTS, BENCH_HTTP_ROUNDS, BENCH_LONG_GAMES, BENCH_STORAGE_SCALE, BENCH_USECASE_GAMES,
-BENCH_PLAYER_GAMES, BENCH_BOT_GAMES, and BENCH_INPROCESS (usecases or wsgi: how in-process parts reach the service).
+BENCH_PLAYER_GAMES, BENCH_BOT_GAMES, BENCH_BOTS_GAMES, BENCH_BOTS_JOBS, BENCH_BOTS_PIMC, and BENCH_INPROCESS
+(usecases or wsgi: how in-process parts reach the service).
 BENCHMARKS.md says what each measures.
 """
 
@@ -22,6 +24,7 @@ from typing import Any
 
 from benchmarks import (
     bot_loop,
+    bots,
     cluster_load,
     flood,
     http_load,
@@ -46,6 +49,7 @@ PARTS: dict[str, Callable[[], object]] = {
     "cluster": lambda: cluster_load.main([]),
     "flood": lambda: flood.main([]),
     "bot_loop": lambda: bot_loop.main([]),
+    "bots": lambda: bots.main([]),
 }
 
 

@@ -23,6 +23,7 @@ from rq import Queue
 
 from events.envelope import decode as envelope_decode
 from games.registry import RULESETS
+from games.selfplay import contenders, rotations
 from games.selfplay import simulate as simulate_games
 from service.application import queries
 from service.application.audit import audit_log, audit_player
@@ -32,6 +33,7 @@ from service.bootstrap import bootstrap
 from service.config import Config, ConfigError
 from service.http import context
 from service.observability import logs
+from service.ops import arena as arenas
 from service.ops import gunicorn_conf
 from service.ops.cluster import local_topology
 from service.ops.gunicorn_conf import gunicorn_args
@@ -232,15 +234,7 @@ def audit(game_id: str | None, log_file: BinaryIO | None, player_id: str | None)
 def simulate(ruleset_id: str, games: int, seats: str, seed: int) -> None:
     """Play all-bot games in-process (no Redis) and compare each bot's wins with its fair share."""
     ruleset = RULESETS[ruleset_id]
-    kinds = [kind.strip() for kind in seats.split(",")]
-    known = {"random", *ruleset.bots}
-    unknown = sorted(set(kinds) - known)
-    if unknown:
-        choices = ", ".join(sorted(known))
-        raise click.UsageError(f"unknown bot kind {unknown[0]!r} for {ruleset_id}: choose from {choices}")
-    if not ruleset.min_seats <= len(kinds) <= ruleset.max_seats:
-        seat_range = f"{ruleset.min_seats} to {ruleset.max_seats}"
-        raise click.UsageError(f"{ruleset.name} takes {seat_range} seats, not {len(kinds)}")
+    kinds = seat_kinds(ruleset_id, seats)
     command = f"syndicate simulate --ruleset {ruleset_id} --games {games} --seats {','.join(kinds)} --seed {seed}"
     started = time.perf_counter()
     report = simulate_games(ruleset, kinds, games, seed)
@@ -262,6 +256,47 @@ def simulate(ruleset_id: str, games: int, seats: str, seed: int) -> None:
         )
     click.echo("")
     click.echo("A shared victory counts as a win for each winner; a kind's win rate is per seat.")
+
+
+@main.command()
+@click.option(
+    "--ruleset", "ruleset_id", type=click.Choice(sorted(RULESETS)), default="twelve-gangsters", show_default=True
+)
+@click.option(
+    "--games",
+    type=click.IntRange(min=1),
+    default=60,
+    show_default=True,
+    help="games to play, rounded up to whole rotations of the seats",
+)
+@click.option("--seats", required=True, help="a bot kind per seat, comma-separated: pimc,smart,random")
+@click.option("--seed", type=int, default=0, show_default=True, help="the seed the games' seeds derive from")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="processes to play on")
+def arena(ruleset_id: str, games: int, seats: str, seed: int, jobs: int) -> None:
+    """Play head-to-head tables of bots in process (no Redis), each game turning the kinds one seat further, and
+    print each kind's wins against its fair share, its decision times and its rating on the service's scale."""
+    kinds = seat_kinds(ruleset_id, seats)
+    games = rotations(games, len(kinds))
+    command = f"syndicate arena --ruleset {ruleset_id} --games {games} --seats {','.join(kinds)} --seed {seed}"
+    found = arenas.run(ruleset_id, kinds, games, seed, jobs)
+    for line in arenas.lines(found, command + (f" --jobs {jobs}" if jobs > 1 else "")):
+        click.echo(line)
+
+
+def seat_kinds(ruleset_id: str, seats: str) -> list[str]:
+    """The bot kind of each seat, as `--seats` names them; a usage error for a kind the ruleset has no bot of or
+    a number of seats it does not take."""
+    ruleset = RULESETS[ruleset_id]
+    kinds = [kind.strip() for kind in seats.split(",")]
+    known = contenders(ruleset)
+    unknown = next((kind for kind in kinds if kind not in known), None)
+    if unknown is not None:
+        choices = ", ".join(sorted(known))
+        raise click.UsageError(f"unknown bot kind {unknown!r} for {ruleset_id}: choose from {choices}")
+    if not ruleset.min_seats <= len(kinds) <= ruleset.max_seats:
+        seat_range = f"{ruleset.min_seats} to {ruleset.max_seats}"
+        raise click.UsageError(f"{ruleset.name} takes {seat_range} seats, not {len(kinds)}")
+    return kinds
 
 
 def openapi_yaml() -> str:
