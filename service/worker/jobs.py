@@ -19,6 +19,7 @@ import redis
 from rq import get_current_job
 
 from service.application.house import Done, House, Outcome
+from service.application.review import Reviewed
 from service.observability import logs, metrics
 from service.worker.scheduler import Scheduler
 
@@ -119,6 +120,17 @@ def deadline(game_id: str, wait_since: int) -> Done:
 def tally(game_id: str) -> Done:
     starting("tally", game_id)
     return workshop().house.tally(game_id)
+
+
+@logged
+def review(game_id: str) -> Reviewed:
+    """A finished game's review. Its pending mark is cleared once it is kept, not as it starts: a read that finds
+    no review while it runs waits for it, and one that finds it dead queues another."""
+    reviewed = workshop().house.review(game_id)
+    current = get_current_job()
+    if current is not None:
+        workshop().scheduler.started("review", game_id, current.id)
+    return reviewed
 
 
 @logged
