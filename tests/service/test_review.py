@@ -4,6 +4,7 @@ whole, made again the same after a drop; asked for before it is there, its job q
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -150,3 +151,18 @@ def test_every_game_is_reviewed(ruleset: str) -> None:
     assert House(services).review(game_id) is Reviewed.REVIEWED
     found = decoded(review.review(services, game_id))
     assert found["decisions"] and all(d["seat"] in range(len(seats)) for d in found["decisions"])
+
+
+def test_a_job_that_dies_halfway_leaves_no_review(services: Services, judge) -> None:
+    game_id = played(services)
+
+    def dies(ruleset: Ruleset[Any], view: dict[str, Any], rng: random.Random) -> Judgement:
+        if len(judge.views) == 10:
+            raise RuntimeError("the worker was stopped")
+        return judge(ruleset, view, rng)
+
+    with pytest.raises(RuntimeError):
+        House(dataclasses.replace(services, judge=dies)).review(game_id)
+    assert review.review(services, game_id) is None, "nothing kept: asked for, it is queued again"
+    assert House(services).review(game_id) is Reviewed.REVIEWED
+    assert review.review(services, game_id) is not None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from flask import Response, request, stream_with_context, url_for
@@ -144,5 +145,6 @@ class Review(MethodView):
         found = review.review(services(), game_id)
         if found is None:
             pending = {"game_id": game_id, "status": "pending", "retry_after_s": review.RETRY_AFTER_S}
-            return pending, 202, {"Retry-After": str(review.RETRY_AFTER_S)}
+            headers = {"Retry-After": str(review.RETRY_AFTER_S)}
+            return Response(json.dumps(pending), status=202, mimetype="application/json", headers=headers)
         return Response(found, mimetype="application/json")
