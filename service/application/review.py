@@ -97,10 +97,11 @@ def judged(ruleset: Ruleset[Any], game_id: str, moved: Moved, judge: Judge) -> D
     decision. A move the judge did not weigh (it names a move differently) is judged by the seat's view after it."""
     seat = moved.command.seat
     rng = random.Random(f"review:{game_id}:{moved.version}")
-    judgement = judge(ruleset, tables.plain_view(ruleset, moved.before, seat), rng)
+    # As the house sees a seat it plays: the seat's own view, with its moves even once it resigned.
+    judgement = judge(ruleset, tables.plain_view(ruleset, moved.before, seat, house=True), rng)
     after = judgement.chance_after(moved.command.move)
     if after is None:
-        after = judge(ruleset, tables.plain_view(ruleset, moved.after, seat), rng).chance
+        after = judge(ruleset, tables.plain_view(ruleset, moved.after, seat, house=True), rng).chance
     best = judgement.chance_after(judgement.best)
     best_chance = max(after, best if best is not None else after)
     return Decision(

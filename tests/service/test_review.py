@@ -99,7 +99,7 @@ def test_each_decision_is_judged_from_the_seats_own_view_then(services: Services
     table = fold(game.ruleset, None, before)
     assert table is not None
     seat = first.command["seat"]  # type: ignore[index]
-    assert judge.views[0] == tables.plain_view(game.ruleset, table, seat)
+    assert judge.views[0] == tables.plain_view(game.ruleset, table, seat, house=True)
     assert judge.views[0]["you"]["hand"], "its own hand, and nobody else's"
     others = [s for s in judge.views[0]["state"]["seats"] if s["seat"] != seat]
     assert all(s.get("hand") in (None, []) for s in others)
