@@ -7,6 +7,7 @@ highest. The house's judge is the strongest bot's search; this one only has to b
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 from games.base import Ruleset
@@ -31,3 +32,12 @@ def scores_judge(ruleset: Ruleset[Any], view: dict[str, Any], rng: random.Random
     moves = tuple(Judged(move, now * (1 - 0.5 * i / len(legal)) + rng.random() / 100) for i, move in enumerate(legal))
     best = max(moves, key=lambda m: m.chance).move if moves else {}
     return Judgement(chance=now, moves=moves, best=best)
+
+
+def slow_judge(ruleset: Ruleset[Any], view: dict[str, Any], rng: random.Random) -> Judgement:
+    """The scores judge, a fifth of a second a decision: a review that takes seconds, as the house's does."""
+    time.sleep(0.2)
+    return scores_judge(ruleset, view, rng)
+
+
+SLOW_JUDGE = "tests.judges:slow_judge"

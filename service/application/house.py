@@ -170,9 +170,9 @@ class House:
         tally_game(self.services, game_id)
         return Done(Outcome.TALLIED)
 
-    def review(self, game_id: str) -> Reviewed:
-        """Review a finished game, once (service/application/review.py)."""
-        return review_game(self.services, game_id)
+    def review(self, game_id: str, beat: Callable[[], None] = lambda: None) -> Reviewed:
+        """Review a finished game, once (service/application/review.py); `beat` after each decision judged."""
+        return review_game(self.services, game_id, beat)
 
     def _move(self, game: Game, caller: Caller, move: dict[str, Any], key: str, version: int | None = None) -> bool:
         """Whether the house's move for the seat landed (not if another landed first: the job is done)."""

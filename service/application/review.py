@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import groupby
 from typing import Any
@@ -116,10 +116,23 @@ def judged(ruleset: Ruleset[Any], game_id: str, moved: Moved, judge: Judge) -> D
     )
 
 
-def review_of(ruleset: Ruleset[Any], game_id: str, envelopes: Sequence[Envelope], judge: Judge) -> Review:
-    """The review of a finished game's log."""
-    decisions = tuple(judged(ruleset, game_id, moved, judge) for moved in moves_of(ruleset, envelopes))
-    return Review(format=reviews.FORMAT, game_id=game_id, ruleset=ruleset.id, decisions=decisions)
+def nothing() -> None:
+    return None
+
+
+def review_of(
+    ruleset: Ruleset[Any],
+    game_id: str,
+    envelopes: Sequence[Envelope],
+    judge: Judge,
+    beat: Callable[[], None] = nothing,
+) -> Review:
+    """The review of a finished game's log; `beat` is called after each decision judged (a job says it lives)."""
+    decisions: list[Decision] = []
+    for moved in moves_of(ruleset, envelopes):
+        decisions.append(judged(ruleset, game_id, moved, judge))
+        beat()
+    return Review(format=reviews.FORMAT, game_id=game_id, ruleset=ruleset.id, decisions=tuple(decisions))
 
 
 class Reviewed(enum.StrEnum):
@@ -131,8 +144,9 @@ class Reviewed(enum.StrEnum):
     NO_JUDGE = "no judge"
 
 
-def review_game(services: Services, game_id: str) -> Reviewed:
-    """Review a finished game and keep the review, unless one of this format is kept already."""
+def review_game(services: Services, game_id: str, beat: Callable[[], None] = nothing) -> Reviewed:
+    """Review a finished game and keep the review, unless one of this format is kept already; `beat` as
+    `review_of` calls it."""
     if services.judge is None:
         return Reviewed.NO_JUDGE
     game = services.repository.get(game_id)
@@ -140,7 +154,7 @@ def review_game(services: Services, game_id: str) -> Reviewed:
         return Reviewed.NOT_FINISHED
     if services.projections.review(game_id) is not None:
         return Reviewed.KEPT
-    found = review_of(game.ruleset, game_id, services.repository.log(game_id), services.judge)
+    found = review_of(game.ruleset, game_id, services.repository.log(game_id), services.judge, beat)
     services.projections.keep_review(game_id, game.version, msgspec.json.encode(found))
     return Reviewed.REVIEWED
 

@@ -54,7 +54,12 @@ RUNS_AT_MOST_S = 10
 """Longer than any job of ours runs (a bot's turn takes milliseconds, a deadline waits 2 s at most for its time),
 but a review."""
 REVIEW_RUNS_AT_MOST_S = 600
-"""Longer than a review ever takes: its job's time limit. One started longer ago was on a worker that died."""
+"""Longer than a review ever takes: its job's time limit."""
+REVIEW_BEAT_S = 5
+"""How often a review's job says it lives, as it judges decision after decision."""
+REVIEW_SILENT_S = 60
+"""Longer than a review's job ever goes without a beat (a decision judged in far less): one silent longer was on a
+worker that died."""
 
 REVIEW_JOB = "service.worker.jobs.review"
 
@@ -241,7 +246,7 @@ class Scheduler:
         status, now = job.get_status(refresh=False), datetime.now(UTC)
         if status is JobStatus.STARTED:
             beat = job.last_heartbeat or job.started_at
-            runs_at_most_s = REVIEW_RUNS_AT_MOST_S if job.func_name == REVIEW_JOB else RUNS_AT_MOST_S
+            runs_at_most_s = REVIEW_SILENT_S if job.func_name == REVIEW_JOB else RUNS_AT_MOST_S
             return beat is not None and (now - beat.replace(tzinfo=UTC)).total_seconds() < runs_at_most_s
         if status is JobStatus.QUEUED:  # and in its queue: one a worker took and died before starting is lost
             return self.redis.lpos(Queue(job.origin, connection=self.redis).key, job_id) is not None

@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 
 import pytest
 import redis
 from rq import Queue
+from rq.job import Job, JobStatus
 
+from events import keys
 from service.config import Config
 from service.http import context
-from service.worker.scheduler import REVIEW_QUEUE
+from service.worker.scheduler import REVIEW_QUEUE, REVIEW_SILENT_S
 from tests.client import ApiClient, Table, assert_problem
 from tests.judges import JUDGE
 
@@ -86,3 +89,25 @@ def test_a_service_without_a_judge_says_it_reviews_no_games(api: ApiClient, drai
     answer = api.http.get(f"/v1/games/{table.id}/review")
     assert_problem(answer, 503, "review_unavailable")
     assert answer.headers["Retry-After"] == "3600"
+
+
+def test_a_review_started_on_a_worker_that_died_is_queued_again_once_it_stops_beating(
+    api: ApiClient, drain, services, redis_client: redis.Redis
+) -> None:
+    table = finished(api, drain)
+    services.projections.drop()
+    assert api.http.get(f"/v1/games/{table.id}/review").status_code == 202
+    queue = Queue(REVIEW_QUEUE, connection=redis_client)
+    job = Job.fetch(redis_client.get(keys.pending_job("review", table.id)).decode(), connection=redis_client)
+    queue.remove(job)  # a worker took it, started it, and beats as it judges
+    job.set_status(JobStatus.STARTED)
+    job.heartbeat(datetime.now(UTC) - timedelta(seconds=REVIEW_SILENT_S - 10), REVIEW_SILENT_S)
+
+    assert api.http.get(f"/v1/games/{table.id}/review").status_code == 202
+    assert queue.count == 0, "a review that beats lately runs: none more is queued"
+
+    job.heartbeat(datetime.now(UTC) - timedelta(seconds=REVIEW_SILENT_S + 10), REVIEW_SILENT_S)  # then it died
+    assert api.http.get(f"/v1/games/{table.id}/review").status_code == 202
+    assert queue.count == 1, "queued again"
+    drain()
+    assert api.http.get(f"/v1/games/{table.id}/review").status_code == 200
