@@ -25,5 +25,12 @@ class Judgement(msgspec.Struct, frozen=True):
     best: dict[str, Any]
 
     def chance_after(self, move: dict[str, Any]) -> float | None:
-        """The judged chance after this move; None if the judge did not weigh it."""
-        return next((m.chance for m in self.moves if m.move == move), None)
+        """The judged chance after this move (however its fields are ordered, its lists typed); None if the judge
+        did not weigh it."""
+        wanted = canonical(move)
+        return next((m.chance for m in self.moves if canonical(m.move) == wanted), None)
+
+
+def canonical(move: dict[str, Any]) -> bytes:
+    """A move body as JSON with its keys sorted: two spellings of one move are the same bytes."""
+    return msgspec.json.encode(move, order="sorted")

@@ -143,14 +143,15 @@ def test_a_game_under_way_has_no_review_and_a_service_without_a_judge_reviews_no
     assert House(unjudged).review(game_id) is Reviewed.NO_JUDGE
 
 
-@pytest.mark.parametrize("ruleset", ["cash-n-guns", "mobsters"])
-def test_every_game_is_reviewed(ruleset: str) -> None:
-    services = Services.in_memory(judge=scores_judge)
-    seats = [{"bot": "random"}] * 3 if ruleset == "mobsters" else [{"bot": "random"}] * 4
+@pytest.mark.parametrize("ruleset", ["twelve-gangsters", "cash-n-guns", "mobsters"])
+def test_every_game_is_reviewed_each_move_made_among_those_judged(ruleset: str, judge: Counting) -> None:
+    services = Services.in_memory(judge=judge)
+    seats = [{"bot": "random"}] * 3 if ruleset != "cash-n-guns" else [{"bot": "random"}] * 4
     game_id = played(services, ruleset, seats)
     assert House(services).review(game_id) is Reviewed.REVIEWED
     found = decoded(review.review(services, game_id))
     assert found["decisions"] and all(d["seat"] in range(len(seats)) for d in found["decisions"])
+    assert len(judge.views) == len(found["decisions"]), "each move made was one the judge weighed: none judged after"
 
 
 def test_a_job_that_dies_halfway_leaves_no_review(services: Services, judge) -> None:
