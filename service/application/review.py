@@ -94,13 +94,16 @@ def chance(value: float) -> float:
 
 def judged(ruleset: Ruleset[Any], game_id: str, moved: Moved, judge: Judge) -> Decision:
     """One decision, judged from the seat's own view before it, with a generator seeded from the game and the
-    decision. A move the judge did not weigh (it names a move differently) is judged by the seat's view after it."""
+    decision. A move the judge did not weigh (it names a move differently) is judged by the seat's view after it, or,
+    if it ended the game, by the end itself: 1 for a winner, 0 for the others."""
     seat = moved.command.seat
     rng = random.Random(f"review:{game_id}:{moved.version}")
     # As the house sees a seat it plays: the seat's own view, with its moves even once it resigned.
     judgement = judge(ruleset, tables.plain_view(ruleset, moved.before, seat, house=True), rng)
     after = judgement.chance_after(moved.command.move)
-    if after is None:
+    if after is None and moved.after.status is Status.FINISHED:
+        after = 1.0 if seat in ruleset.result(moved.after.rules).winners else 0.0
+    elif after is None:
         after = judge(ruleset, tables.plain_view(ruleset, moved.after, seat, house=True), rng).chance
     best = judgement.chance_after(judgement.best)
     best_chance = max(after, best if best is not None else after)

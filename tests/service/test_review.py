@@ -167,3 +167,24 @@ def test_a_job_that_dies_halfway_leaves_no_review(services: Services, judge) -> 
     assert review.review(services, game_id) is None, "nothing kept: asked for, it is queued again"
     assert House(services).review(game_id) is Reviewed.REVIEWED
     assert review.review(services, game_id) is not None
+
+
+def test_a_move_the_judge_did_not_weigh_is_judged_by_what_came_after_it(services: Services, judge) -> None:
+    game_id = played(services)
+
+    def blind(ruleset: Ruleset[Any], view: dict[str, Any], rng: random.Random) -> Judgement:
+        """Weighs no move: only the position."""
+        seen = judge(ruleset, view, rng)
+        return Judgement(chance=seen.chance, moves=(), best=seen.best)
+
+    House(dataclasses.replace(services, judge=blind)).review(game_id)
+    found = decoded(review.review(services, game_id))
+    game = services.repository.get(game_id)
+    winners = game.ruleset.result(game.table.rules).winners
+    last = found["decisions"][-1]
+    assert last["chance_after"] == (1.0 if last["seat"] in winners else 0.0), "the last move: the end says"
+    assert all(d["loss"] == 0 for d in found["decisions"]), "no move weighed, none weighed better"
+    after = judge.views[1]  # the view after the first move, judged for its mover
+    assert (
+        after["version"] == found["decisions"][0]["version"] and after["you"]["seat"] == found["decisions"][0]["seat"]
+    )
