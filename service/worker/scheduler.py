@@ -5,7 +5,9 @@ kept under the game's `pending_job` key, set only if none is (the job clears it 
 arises while it runs gets a job of its own). A bot's turn is for the game, not for a version: it plays every seat
 the house plays that the game awaits when it runs, so the other seats' moves in a simultaneous round never leave
 stale jobs behind, and a job that finds nothing to do costs one read. A deadline is for a wait, and a new wait's
-replaces the last one's while it is still scheduled.
+replaces the last one's while it is still scheduled. A review's job clears its mark once the review is kept, not as
+it starts (no need for another arises while it runs), and beats as it judges: a read that finds no review queues
+one only if none is queued, or the one started stopped beating (its worker died).
 
 Three queues, taken in order: `syndicate` (games with a human seat, deadlines, tallies, the sweep) before
 `syndicate-bots` (all-bot games): no burst of all-bot games delays a person's game by more than the job at hand;
