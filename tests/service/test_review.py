@@ -19,10 +19,11 @@ from games.judgement import Judgement
 from service.application import play, review
 from service.application.errors import GameNotFinishedError, ReviewUnavailableError
 from service.application.house import House
-from service.application.ports import MemoryJobQueue
+from service.application.ports import MemoryJobQueue, house_judge
 from service.application.review import Reviewed
 from service.application.services import Services
-from tests.judges import scores_judge
+from service.config import Config, ConfigError
+from tests.judges import JUDGE, scores_judge
 
 BOTS = [{"bot": "smart"}, {"bot": "random"}, {"bot": "random"}]
 
@@ -188,3 +189,11 @@ def test_a_move_the_judge_did_not_weigh_is_judged_by_what_came_after_it(services
     assert (
         after["version"] == found["decisions"][0]["version"] and after["you"]["seat"] == found["decisions"][0]["seat"]
     )
+
+
+def test_a_deployment_names_another_judge_and_a_name_that_is_none_is_refused_at_start_up() -> None:
+    assert Config(judge="").review_judge() is house_judge()
+    assert Config(judge=JUDGE).review_judge() is scores_judge
+    for wrong in ("tests.judges:nobody", "tests.nowhere:scores_judge", "tests.judges"):
+        with pytest.raises(ConfigError, match="names no judge"):
+            Config(judge=wrong).review_judge()
