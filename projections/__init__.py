@@ -26,7 +26,7 @@ from events.repository import Decision, Game, fold, ruleset_of
 from events.store import EventStore
 from games import table as tables
 from games.table import Table
-from projections import lobby, notices, player_games, ratings, results, views
+from projections import lobby, notices, player_games, ratings, results, reviews, views
 from projections.model import Change, Document, GameDocument, Notice, ReadModel
 
 
@@ -43,6 +43,9 @@ class Registration:
 
 
 DOCUMENTS: tuple[GameDocument, ...] = (views.VIEWS, results.RESULTS)
+LATE_DOCUMENTS: tuple[str, ...] = (reviews.REVIEWS.PATTERN,)
+"""Game documents a worker's job writes once the game is over (a review), not the commit: a drop takes them with the
+others, and a read that misses one has its job queued again."""
 MODELS: tuple[Registration, ...] = (
     Registration("lobby", lobby.RedisLobby, lobby.MemoryLobby, lobby.PATTERNS),
     Registration(
@@ -58,7 +61,7 @@ MODELS: tuple[Registration, ...] = (
 
 def patterns(registry: Iterable[Registration] = MODELS) -> tuple[str, ...]:
     """Every read model's Redis keys, as SCAN patterns: the games' documents, then the registry's."""
-    return (*(d.key("*") for d in DOCUMENTS), *(p for r in registry for p in r.patterns))
+    return (*(d.key("*") for d in DOCUMENTS), *LATE_DOCUMENTS, *(p for r in registry for p in r.patterns))
 
 
 class Projections:
@@ -111,6 +114,14 @@ class Projections:
     def result(self, game_id: str) -> bytes | None:
         return self.store.value(results.RESULTS.key(game_id))
 
+    def review(self, game_id: str) -> bytes | None:
+        """The game's review as kept, if it is of this service's format."""
+        return reviews.REVIEWS.current(self.store.value(reviews.REVIEWS.key(game_id)))
+
+    def keep_review(self, game_id: str, version: int, document: bytes) -> None:
+        """Keep a finished game's review, whole, in one write: a job that dies before it leaves none."""
+        self.store.write_documents(game_id, version, tables.FORMAT, {reviews.REVIEWS.key(game_id): document})
+
     # -- keeping them -----------------------------------------------------------------------------------------
 
     def documents(self, ruleset: Any, table: Table[Any]) -> dict[str, Document]:
@@ -151,7 +162,7 @@ class Projections:
         """Delete every read model apart from the games, and every game's documents; the logs stay. How many
         keys went (in memory: how many entries)."""
         dropped = sum(model.drop() for model in self.models.values())
-        return dropped + self.store.drop_documents([d.key("*") for d in self.game_documents])
+        return dropped + self.store.drop_documents([*(d.key("*") for d in self.game_documents), *LATE_DOCUMENTS])
 
     def rebuild(self) -> int:
         """Drop every read model and feed each game's last table to them all again, from its log alone (the ratings

@@ -39,6 +39,7 @@ def bootstrap(
         holdings=RedisHoldings(client, projections.lobby),
         followers=(projections, jobs, MovesCounted()),
         limits=config.limits(),
+        judge=config.review_judge(),
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,6 +13,7 @@ from redis.cluster import RedisCluster
 
 from events.replication import Replication
 from service.application.admission import Limits
+from service.application.ports import Judge, house_judge
 
 REDIS_SOCKET_TIMEOUT_S = 5
 """Longer than a live feed's blocking read (live.WAKE_S, 3 s), short enough that a Redis gone silent (stopped, or
@@ -100,6 +102,20 @@ class Config:
     """Unfinished games a player may hold: created, or seated in."""
     admission_s: float = field(default_factory=lambda: float(os.environ.get("SYNDICATE_ADMISSION_S", "5")))
     """New games are refused (503) while the queued work ahead of them would take the workers longer than this."""
+    judge: str = field(default_factory=lambda: os.environ.get("SYNDICATE_JUDGE", ""))
+    """Another judge for finished games' reviews than the house's, as `module:name` (a test's); empty: the house's
+    (service/application/ports.py `house_judge`)."""
+
+    def review_judge(self) -> Judge | None:
+        """The judge of finished games' reviews: the one `judge` names, else the house's."""
+        if not self.judge:
+            return house_judge()
+        module, _, name = self.judge.partition(":")
+        try:
+            found: Judge = getattr(importlib.import_module(module), name)
+        except (ImportError, AttributeError, ValueError) as error:
+            raise ConfigError(f"SYNDICATE_JUDGE={self.judge!r} names no judge ({error})") from None
+        return found
 
     def limits(self) -> Limits:
         return Limits(self.games_per_address, self.games_per_player, self.admission_s)

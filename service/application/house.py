@@ -1,6 +1,6 @@
-"""What the service does on its own: bots' turns, deadlines, tallies, and the sweep that makes sure no game ever
-stalls. Every action is idempotent: run twice, late, or after the game moved on, it changes nothing more, and says
-what came of it (`Done`)."""
+"""What the service does on its own: bots' turns, deadlines, tallies, finished games' reviews, and the sweep that
+makes sure no game ever stalls. Every action is idempotent: run twice, late, or after the game moved on, it changes
+nothing more, and says what came of it (`Done`)."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from service.application.callers import Caller
 from service.application.errors import GameMovedOnError, IdempotencyKeyReusedError, VersionMismatchError
 from service.application.execute import close_wait, execute, no_seat
 from service.application.play import make_move
+from service.application.review import Reviewed, review_game
 from service.application.services import Services
 
 log = logging.getLogger(__name__)
@@ -168,6 +169,10 @@ class House:
             return Done(Outcome.NOT_FINISHED)
         tally_game(self.services, game_id)
         return Done(Outcome.TALLIED)
+
+    def review(self, game_id: str, beat: Callable[[], None] = lambda: None) -> Reviewed:
+        """Review a finished game, once (service/application/review.py); `beat` after each decision judged."""
+        return review_game(self.services, game_id, beat)
 
     def _move(self, game: Game, caller: Caller, move: dict[str, Any], key: str, version: int | None = None) -> bool:
         """Whether the house's move for the seat landed (not if another landed first: the job is done)."""

@@ -4,7 +4,7 @@ the system's secret entropy) and one in memory for the use cases' tests.
 The event store (events/store.py), the player store (events/player_store.py), the stream tickets (events/tickets.py)
 and the read models (projections/) declare
 their own protocols beside their implementations; these are the application's: the job queue, each client's games,
-entropy, and whoever follows a saved decision.
+entropy, the judge of a finished game's review, and whoever follows a saved decision.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from events.envelope import NONCE_BYTES
 from events.repository import Decision
 from games import table as tables
 from games.base import Ruleset
+from games.judgement import Judgement
 from games.table import Table
 
 
@@ -37,6 +38,10 @@ class JobQueue(Follower, Protocol):
 
     def bots_turn(self, table: Table[Any]) -> None:
         """Queue the game's next turn of the house."""
+
+    def review(self, game_id: str) -> None:
+        """Queue a finished game's review, unless its job is pending and alive (a tally queues it; a read that finds
+        no review asks again)."""
 
     def rescue(self, ruleset: Ruleset[Any], table: Table[Any]) -> int:
         """Queue again each job a game that waited too long needs and has no live one of; how many."""
@@ -55,6 +60,20 @@ class JobQueue(Follower, Protocol):
 
     def counts(self) -> Mapping[tuple[str, str], int]:
         """Each queue's jobs by state (queue, state): for the metrics."""
+
+
+class Judge(Protocol):
+    """What a finished game's review asks of each decision (service/application/review.py): the seat's position,
+    judged from the seat's own view then (`games.table.plain_view`), with a generator seeded from the game and a
+    fixed amount of work, so that the same log always gets the same review."""
+
+    def __call__(self, ruleset: Ruleset[Any], view: dict[str, Any], rng: random.Random) -> Judgement: ...
+
+
+def house_judge() -> Judge | None:
+    """The judge of the house's reviews: the house's strongest bot's search, with a fixed iteration count. None
+    until it is wired: the reviews are unavailable (503) and their jobs judge nothing."""
+    return None
 
 
 class Holdings(Protocol):
@@ -132,7 +151,7 @@ class SeededEntropy:
 
 class MemoryJobQueue:
     """A job queue that keeps what it was asked for, for the use cases' tests without Redis: `asked` lists each job
-    (`bot`, `tally`, `deadline`) with its game id; nothing runs them but the test."""
+    (`bot`, `tally`, `deadline`, `review`) with its game id; nothing runs them but the test."""
 
     def __init__(self) -> None:
         self.asked: list[tuple[str, str]] = []
@@ -143,6 +162,8 @@ class MemoryJobQueue:
         table = decision.after.table
         if table.status is tables.Status.FINISHED and not table.tallied:
             self._ask("tally", table.game_id)
+        if table.tallied and table.status_since > decision.expected_version:
+            self.review(table.game_id)
         if table.status is not tables.Status.IN_PROGRESS:
             return
         awaited = decision.after.ruleset.awaiting(table.rules)
@@ -156,6 +177,9 @@ class MemoryJobQueue:
 
     def bots_turn(self, table: Table[Any]) -> None:
         self._ask("bot", table.game_id)
+
+    def review(self, game_id: str) -> None:
+        self._ask("review", game_id)
 
     def rescue(self, ruleset: Ruleset[Any], table: Table[Any]) -> int:
         self.bots_turn(table)

@@ -14,7 +14,16 @@ from events.tickets import MemoryTicketStore, TicketStore
 from games import table as tables
 from projections import Projections
 from service.application.admission import Limits, MemoryHoldings
-from service.application.ports import Entropy, Follower, Holdings, JobQueue, MemoryJobQueue, SystemEntropy
+from service.application.ports import (
+    Entropy,
+    Follower,
+    Holdings,
+    JobQueue,
+    Judge,
+    MemoryJobQueue,
+    SystemEntropy,
+    house_judge,
+)
 
 
 def utc_now() -> str:
@@ -38,9 +47,12 @@ class Services:
     limits: Limits = field(default_factory=Limits)
     entropy: Entropy = field(default_factory=SystemEntropy)
     clock: Callable[[], str] = utc_now
+    judge: Judge | None = field(default_factory=house_judge)
 
     @classmethod
-    def in_memory(cls, clock: Callable[[], str] = utc_now, entropy: Entropy | None = None) -> Services:
+    def in_memory(
+        cls, clock: Callable[[], str] = utc_now, entropy: Entropy | None = None, judge: Judge | None = None
+    ) -> Services:
         """The whole graph in memory, for the use cases' tests without Redis (and the OpenAPI document's examples):
         the same use cases, stores and read models, none of them shared with another graph."""
         store = MemoryEventStore()
@@ -56,4 +68,5 @@ class Services:
             followers=(projections, jobs),
             clock=clock,
             entropy=entropy or SystemEntropy(),
+            judge=judge or house_judge(),
         )

@@ -297,6 +297,53 @@ class GameResultSchema(Schema):
     details = fields.Dict(required=True, metadata={"description": "what else the ruleset tells of its end"})
 
 
+def win_chance(description: str) -> fields.Float:
+    return fields.Float(required=True, validate=validate.Range(0, 1), metadata={"description": description})
+
+
+class ReviewedDecisionSchema(Schema):
+    """A decision of a seat, judged from the seat's own view just before it: what the seat knew, nothing more."""
+
+    version = fields.Integer(required=True, metadata={"description": "the version of the move's first event"})
+    seat = fields.Integer(required=True)
+    by = fields.String(
+        required=True,
+        allow_none=True,
+        validate=validate.OneOf(["bot", "deadline"]),
+        metadata={"description": "who moved for the seat: null its player, `bot` its bot, `deadline` the house"},
+    )
+    move = fields.Nested(MoveSchema, required=True, metadata={"description": "the move made"})
+    chance_before = win_chance("the seat's estimated chance to win before the move, 0 to 1")
+    chance_after = win_chance("the seat's estimated chance to win after the move made")
+    best = fields.Nested(
+        MoveSchema, required=True, metadata={"description": "the move the house's strongest bot would have made"}
+    )
+    loss = win_chance("how much chance the move gave away against the best move: 0 when it was as good")
+
+
+class ReviewSchema(Schema):
+    format = fields.Integer(
+        required=True, metadata={"description": "how the review was made: a review of an older format is made again"}
+    )
+    game_id = fields.String(required=True)
+    ruleset = fields.String(required=True, validate=validate.OneOf(RULESET_IDS))
+    decisions = fields.List(
+        fields.Nested(ReviewedDecisionSchema),
+        required=True,
+        metadata={"description": "every move a seat made, in the order of the log"},
+    )
+
+
+class ReviewPendingSchema(Schema):
+    game_id = fields.String(required=True)
+    status = fields.String(
+        required=True, validate=validate.OneOf(["pending"]), metadata={"description": "the review is being made"}
+    )
+    retry_after_s = fields.Integer(
+        required=True, metadata={"description": "when to ask again, in seconds (as the `Retry-After` header says)"}
+    )
+
+
 class OptionSchema(Schema):
     name = fields.String(required=True)
     type = fields.String(

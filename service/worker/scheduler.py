@@ -1,14 +1,18 @@
-"""Enqueues what a game needs after each change: its bots' turn, a deadline, the final tally.
+"""Enqueues what a game needs after each change: its bots' turn, a deadline, the final tally, then its review.
 
 A game has at most one job of each kind waiting in the queue, whatever happens to it meanwhile: the job's id is
 kept under the game's `pending_job` key, set only if none is (the job clears it as it starts, so a need that
 arises while it runs gets a job of its own). A bot's turn is for the game, not for a version: it plays every seat
 the house plays that the game awaits when it runs, so the other seats' moves in a simultaneous round never leave
 stale jobs behind, and a job that finds nothing to do costs one read. A deadline is for a wait, and a new wait's
-replaces the last one's while it is still scheduled.
+replaces the last one's while it is still scheduled. A review's job clears its mark once the review is kept, not as
+it starts (no need for another arises while it runs), and beats as it judges: a read that finds no review queues
+one only if none is queued, or the one started stopped beating (its worker died).
 
-Two queues, taken in order: `syndicate` (games with a human seat, deadlines, tallies, the sweep) before
-`syndicate-bots` (all-bot games): no burst of all-bot games delays a person's game by more than the job at hand.
+Three queues, taken in order: `syndicate` (games with a human seat, deadlines, tallies, the sweep) before
+`syndicate-bots` (all-bot games): no burst of all-bot games delays a person's game by more than the job at hand;
+and last `syndicate-reviews`, finished games' reviews (each may take tens of seconds, and nobody waits at a table
+for one).
 An all-bot game plays at most one turn per `bot_pace_s`: its next turn waits in `paced_turns` until it is due,
 and the workers queue it then (`release_due`, several times a second: RQ's own scheduler keeps whole seconds,
 and stops for a minute after an outage). Every job is idempotent besides.
@@ -38,8 +42,9 @@ from service.observability import logs
 
 QUEUE = "syndicate"
 BOT_QUEUE = "syndicate-bots"
-QUEUES = (QUEUE, BOT_QUEUE)
-"""What a worker takes from, in this order: a job of the first queue always comes before one of the second."""
+REVIEW_QUEUE = "syndicate-reviews"
+QUEUES = (QUEUE, BOT_QUEUE, REVIEW_QUEUE)
+"""What a worker takes from, in this order: a job of a queue always comes before one of the next."""
 RETRY = Retry(max=5, interval=[1, 2, 4, 8, 16])
 """A failed job is tried again with backoff; a worker killed mid-job counts as a failure."""
 PENDING_TTL_S = 3600
@@ -48,7 +53,17 @@ PACE_WINDOW_S = 10
 """The workers' pace is their jobs done per second over this many seconds."""
 WAITING = {JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED}
 RUNS_AT_MOST_S = 10
-"""Longer than any job of ours runs (a bot's turn takes milliseconds, a deadline waits 2 s at most for its time)."""
+"""Longer than any job of ours runs (a bot's turn takes milliseconds, a deadline waits 2 s at most for its time),
+but a review."""
+REVIEW_RUNS_AT_MOST_S = 600
+"""Longer than a review ever takes: its job's time limit."""
+REVIEW_BEAT_S = 5
+"""How often a review's job says it lives, as it judges decision after decision."""
+REVIEW_SILENT_S = 60
+"""Longer than a review's job ever goes without a beat (a decision judged in far less): one silent longer was on a
+worker that died."""
+
+REVIEW_JOB = "service.worker.jobs.review"
 
 # KEYS: the game's pending mark of a kind. ARGV: the new job's id, the mark's TTL.
 _CLAIM = "return redis.call('SET', KEYS[1], ARGV[1], 'NX', 'EX', ARGV[2]) and 1 or 0"
@@ -92,6 +107,7 @@ class Scheduler:
         self.redis = client
         self.queue = Queue(QUEUE, connection=client)
         self.bot_queue = Queue(BOT_QUEUE, connection=client)
+        self.review_queue = Queue(REVIEW_QUEUE, connection=client)
         self.bot_pace_s = bot_pace_s
         self._claim = client.register_script(_CLAIM)
         self._clear = client.register_script(_CLEAR)
@@ -110,6 +126,8 @@ class Scheduler:
         game_id = table.game_id
         if table.status is Status.FINISHED and not table.tallied:
             self.once("tally", game_id, self.queue, "service.worker.jobs.tally")
+        if table.tallied and table.status_since > previous_version:
+            self.review(game_id)
         if table.status is not Status.IN_PROGRESS:
             return
         awaited = ruleset.awaiting(table.rules)
@@ -127,6 +145,10 @@ class Scheduler:
             self.once("bot", table.game_id, self.bot_queue, "service.worker.jobs.bots_turn", delay_s=self.bot_pace_s)
         else:
             self.once("bot", table.game_id, self.queue, "service.worker.jobs.bots_turn")
+
+    def review(self, game_id: str) -> None:
+        """A finished game's review, last of all the queues; again if the one pending was lost."""
+        self._again("review", game_id, lambda: self.once("review", game_id, self.review_queue, REVIEW_JOB))
 
     def once(self, kind: str, game_id: str, queue: Queue, function: str, delay_s: float = 0.0) -> bool:
         """Enqueue a job of this kind for the game, unless one is pending; whether it was enqueued. A bots' turn
@@ -226,7 +248,8 @@ class Scheduler:
         status, now = job.get_status(refresh=False), datetime.now(UTC)
         if status is JobStatus.STARTED:
             beat = job.last_heartbeat or job.started_at
-            return beat is not None and (now - beat.replace(tzinfo=UTC)).total_seconds() < RUNS_AT_MOST_S
+            runs_at_most_s = REVIEW_SILENT_S if job.func_name == REVIEW_JOB else RUNS_AT_MOST_S
+            return beat is not None and (now - beat.replace(tzinfo=UTC)).total_seconds() < runs_at_most_s
         if status is JobStatus.QUEUED:  # and in its queue: one a worker took and died before starting is lost
             return self.redis.lpos(Queue(job.origin, connection=self.redis).key, job_id) is not None
         if status is JobStatus.SCHEDULED:  # due long ago: the queue's scheduler is down (RQ restarts it in a while)
@@ -241,7 +264,7 @@ class Scheduler:
         """Each queue's jobs by state (queued, scheduled, started, failed), as RQ keeps them."""
         return {
             (queue.name, state): count
-            for queue in (self.queue, self.bot_queue)
+            for queue in (self.queue, self.bot_queue, self.review_queue)
             for state, count in (
                 ("queued", queue.count),
                 ("scheduled", queue.scheduled_job_registry.count),
@@ -276,6 +299,8 @@ class Scheduler:
     def enqueue(self, queue: Queue, job_id: str, function: str, *args: Any, at: datetime | None = None) -> None:
         # Done jobs are not kept (their log line says what came of them); failed ones a day.
         options: dict[str, Any] = {"job_id": job_id, "retry": RETRY, "result_ttl": 0, "failure_ttl": 86400}
+        if function == REVIEW_JOB:
+            options["job_timeout"] = REVIEW_RUNS_AT_MOST_S
         if cause := logs.request_id.get():
             options["meta"] = {"request_id": cause}  # the job's log line names the request it came from
         if at:

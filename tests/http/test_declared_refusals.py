@@ -82,6 +82,7 @@ def own_asks(game: str, done: str, waiting: str, tokens: dict[str, str], seat: d
             ("post", f"{done}/moves", {"json": {"type": "play", "card": 1}, "headers": bearer(tokens["done"])}),
         ],
         "getResult": [("get", f"{game}/result", {})],
+        "getReview": [("get", f"{game}/review", {}), ("get", f"{done}/review", {})],
         "getStateAtVersion": [("get", f"{game}/states/0", {}), ("get", f"{game}/states/1000000000000000", {})],
         "streamEvents": [
             ("get", f"{done}/events/stream?ticket=x", {}),
@@ -155,7 +156,7 @@ def test_every_refusal_of_every_operation_is_declared(api: ApiClient) -> None:
                     undeclared.append(f"{ask[0].upper()} {ask[1][:80]} {ask[2]}: {response.status_code}"[:200])
                 elif response.status_code >= 400:
                     fits(response, ask[0], ask[1])
-    assert asked >= set(own) and len(asked) == 31
+    assert asked >= set(own) and len(asked) == 32
     assert {400, 401, 404, 405, 409, 412, 413, 415, 422, 501} <= reached  # no empty promise
     assert not undeclared, "answers the document does not declare:\n" + "\n".join(undeclared)
 

@@ -4,6 +4,7 @@ is one the document declares: its status, its content type and its schema."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -17,10 +18,18 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
+from service.config import Config
 from tests.client import ApiClient, Table
+from tests.judges import JUDGE
 
 EXAMPLES = 40
 """Per operation: enough to hit every parameter's edges, few enough for `make test`."""
+
+
+@pytest.fixture
+def config(config: Config) -> Config:
+    """A service that reviews games (one without a judge answers a review 503, as it must)."""
+    return dataclasses.replace(config, judge=JUDGE)
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ from service.http.app import create_app
 from service.observability.logs import JsonFormatter
 from service.ops.redis_server import free_port
 from service.worker import jobs
-from service.worker.scheduler import BOT_QUEUE, QUEUE, Scheduler
+from service.worker.scheduler import BOT_QUEUE, QUEUE, REVIEW_QUEUE, Scheduler
 from tests.client import ApiClient, assert_problem, metric_value
 
 MOVES_ROUTE = "/v1/games/<game_id>/moves"
@@ -91,6 +91,7 @@ def test_the_queue_depth_is_read_from_each_queue(api: ApiClient, redis_client: r
         queued = Queue(name, connection=redis_client).count
         assert queued == 1
         assert metric(api, "syndicate_queue_jobs", queue=name, state="queued") == queued
+    assert metric(api, "syndicate_queue_jobs", queue=REVIEW_QUEUE, state="queued") == 0, "no game finished"
 
 
 def log_lines(caplog: pytest.LogCaptureFixture) -> list[dict]:

@@ -41,6 +41,7 @@ def needing_redis(table: Table) -> dict[tuple[str, str], Request]:
         ("GET", f"{game}/states/1", {}),
         ("GET", f"{game}/audit", {}),
         ("GET", f"{game}/result", {}),
+        ("GET", f"{game}/review", {}),
         ("GET", "/v1/leaderboard?ruleset=twelve-gangsters", {}),
         ("GET", "/readyz", {}),
         ("POST", f"{game}/leave", {"headers": token}),

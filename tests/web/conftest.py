@@ -4,6 +4,7 @@ error is kept: each test ends by checking there were none."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import time
@@ -15,6 +16,8 @@ import pytest
 from playwright.sync_api import BrowserContext, Page
 from playwright.sync_api import Error as PlaywrightError
 
+from service.config import Config
+from tests.judges import JUDGE
 from tests.test_docs_browser import CHROMIUM, CHROMIUM_ARGS, Watch, live_url, watched
 from tests.workers.conftest import start_worker
 
@@ -51,9 +54,16 @@ def browser_context(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[
 
 
 @pytest.fixture
+def config(config: Config) -> Config:
+    """The test app reviews finished games with the test judge (tests/judges.py), as the worker does."""
+    return dataclasses.replace(config, judge=JUDGE)
+
+
+@pytest.fixture
 def worker(start_worker: Callable[..., Any]) -> None:
-    """A real `syndicate worker` on the test Redis: it plays the bots' turns, the deadlines and the tally."""
-    start_worker()
+    """A real `syndicate worker` on the test Redis: it plays the bots' turns, the deadlines and the tally, and
+    reviews finished games with the test judge."""
+    start_worker(environ={"SYNDICATE_JUDGE": JUDGE})
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ chains whole (the audit says so). The small bodies of tickets, ratings and healt
 from __future__ import annotations
 
 import base64
+import dataclasses
 import hashlib
 import random
 from datetime import datetime
@@ -21,10 +22,12 @@ import msgspec
 
 from events.repository import Game
 from games import table as tables
+from games.base import Ruleset
 from games.bots import random_bot
+from games.judgement import Judged, Judgement
 from games.registry import RULESETS
 from projections.notices import notices
-from service.application import accounts, offered, play, queries, seating
+from service.application import accounts, offered, play, queries, review, seating
 from service.application.callers import Caller
 from service.application.house import tally_game
 from service.application.ports import SeededEntropy
@@ -99,6 +102,9 @@ def played() -> dict[str, Any]:
     game = services.repository.get(GAME_ID)
     found["state"] = queries.state_at(services, game, 4, 0)
     found["feed"] = "".join(Feed(services.repository, game, None, ended_at - 1).follow())
+    judged = dataclasses.replace(services, judge=services.judge or stand_in_judge)
+    review.review_game(judged, GAME_ID)
+    found["review"] = decoded(review.review(judged, GAME_ID) or b"null")
 
     # Cat opens a game for four; Pat, a registered player, joins and leaves again; Cat calls it off.
     seats = [tables.Seat(name="Cat"), tables.Seat(), tables.Seat(), tables.Seat(bot="random")]
@@ -116,6 +122,17 @@ def played() -> dict[str, Any]:
     matched, _, _ = seating.quick_match(services, RULESET.id, 3, pat)
     found["matched"] = lobby_entry(matched.game.table)
     return found
+
+
+def stand_in_judge(ruleset: Ruleset[Any], view: dict[str, Any], rng: random.Random) -> Judgement:
+    """What judges the example review while the in-memory services have no judge (service/application/ports.py
+    `house_judge`): a seat's chance is its share of the scores, each move keeps less of it the later the view lists
+    it. Its numbers show the review's shape, not the house's judgement."""
+    seats = view["state"]["seats"]
+    now = (seats[view["you"]["seat"]]["score"] + 1) / sum(s["score"] + 1 for s in seats)
+    legal = view["you"]["legal_moves"]
+    moves = tuple(Judged(m, now * (1 - i / (2 * len(legal))) + rng.random() / 100) for i, m in enumerate(legal))
+    return Judgement(chance=now, moves=moves, best=max(moves, key=lambda m: m.chance).move)
 
 
 def lobby_entry(table: tables.Table[Any]) -> Any:
@@ -213,6 +230,10 @@ def answers() -> dict[str, dict[int, dict[str, Any]]]:
         "createStreamTicket": {201: {JSON: ticket(stream, seat=0)}},
         "getStateAtVersion": {200: {JSON: game["state"]}},
         "auditGame": {200: {JSON: game["audit"]}},
+        "getReview": {
+            200: {JSON: game["review"]},
+            202: {JSON: {"game_id": GAME_ID, "status": "pending", "retry_after_s": review.RETRY_AFTER_S}},
+        },
         "listRulesets": {200: {JSON: [offered.describe(RULESET)]}},
         "getCardCatalogue": {200: {JSON: offered.catalogue(RULESET.id)}},
         "getLeaderboard": {200: {JSON: board}},

@@ -1,7 +1,8 @@
-"""A game's history: the log (paged, NDJSON or live), its state at any version, and its audit."""
+"""A game's history: the log (paged, NDJSON or live), its state at any version, its audit and its review."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from flask import Response, request, stream_with_context, url_for
@@ -9,7 +10,7 @@ from flask.views import MethodView
 
 from events.repository import Game
 from events.tickets import TICKET_TTL_S
-from service.application import feeds, queries
+from service.application import feeds, queries, review
 from service.http import hygiene, schemas
 from service.http.auth import bearer_token, redeemed
 from service.http.context import services, serving
@@ -18,6 +19,8 @@ from service.http.openapi.document import (
     EVENTS_DOC,
     GAME_FEED,
     LAST_EVENT_ID,
+    RETRY_AFTER,
+    REVIEW_DOC,
     SEAT,
     SEAT_OR_SPECTATOR,
     SSE,
@@ -121,3 +124,27 @@ class Audit(MethodView):
     def get(self, game_id: str) -> Any:
         """Replay the whole log through the rules and check it: `ok`, `event_count`, `head_hash`, `problems`"""
         return queries.audit(services(), game_id).as_dict()
+
+
+@blp.route("/<game_id>/review")
+class Review(MethodView):
+    @blp.doc(operationId="getReview")
+    @blp.response(200, schemas.ReviewSchema, description=REVIEW_DOC)
+    @blp.alt_response(
+        202,
+        schema=schemas.ReviewPendingSchema,
+        description="the review is being made: ask again after `Retry-After` seconds",
+        headers=RETRY_AFTER,
+        success=True,
+    )
+    @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(409, response="CONFLICT")
+    def get(self, game_id: str) -> Any:
+        """A finished game's review: each seat's chance to win before and after each of its moves, and the move
+        the house's strongest bot would have made"""
+        found = review.review(services(), game_id)
+        if found is None:
+            pending = {"game_id": game_id, "status": "pending", "retry_after_s": review.RETRY_AFTER_S}
+            headers = {"Retry-After": str(review.RETRY_AFTER_S)}
+            return Response(json.dumps(pending), status=202, mimetype="application/json", headers=headers)
+        return Response(found, mimetype="application/json")

@@ -1,9 +1,11 @@
 // A replay: every version of a game through `/states/{version}`, a slider and step buttons, the event list beside
 // it, and the audit's verdict with what this browser checks for itself (the hash links, the seed commitment).
+// Once a finished game's review is made (`/review`), each seat's chance to win across the game, drawn, and its
+// costliest decisions, each a button to the version it was made at.
 import { get } from "./api.js";
-import { h, rulesetName } from "./dom.js";
+import { h, rulesetName, s } from "./dom.js";
 import { GAMES } from "./games/index.js";
-import { t } from "./i18n.js";
+import { has, language, t } from "./i18n.js";
 import { eventList, makeUi, resultPanel } from "./table.js";
 
 async function allEvents(gameId) {
@@ -51,6 +53,82 @@ function auditBadge(audit, own, latest) {
   ]);
 }
 
+const COSTLIEST = 3;
+const CHART = { width: 320, height: 170, left: 34, right: 8, top: 8, bottom: 20 };
+
+const percent = (chance) => new Intl.NumberFormat(language() === "fr" ? "fr-FR" : "en-GB",
+  { style: "percent", maximumFractionDigits: 0 }).format(chance);
+
+// A move in words: the game's own text for it if the client has one, else its type and what it names.
+function moveText(move, ui) {
+  const named = (key, value) => {
+    if (["target", "victim", "seat"].includes(key)) return ui.name(value);
+    if (Array.isArray(value)) return value.map((v) => ui.card(v).name).join(", ");
+    return ["card", "mobster", "operation", "law", "loot"].includes(key) ? ui.card(value).name : String(value);
+  };
+  const { type, ...fields } = move;
+  const names = Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, named(key, value)]));
+  return has(`mv.${type}`) ? t(`mv.${type}`, names) : [type, ...Object.values(names)].join(" ");
+}
+
+// Each seat's chance to win, after each of its decisions (and before its first), by version.
+function linesOf(review) {
+  const lines = new Map();
+  for (const d of review.decisions) {
+    if (!lines.has(d.seat)) lines.set(d.seat, [[d.version - 1, d.chance_before]]);
+    lines.get(d.seat).push([d.version, d.chance_after]);
+  }
+  return [...lines.entries()].sort(([a], [b]) => a - b);
+}
+
+export function costliest(review, count = COSTLIEST) {
+  return review.decisions.filter((d) => d.loss > 0).sort((a, b) => b.loss - a.loss || a.version - b.version)
+    .slice(0, count);
+}
+
+function reviewPanel(review, ui, last, version, go) {
+  if (review === "pending") {
+    return h("section", { class: "panel review", id: "review", "aria-busy": "true" }, [
+      h("h2", {}, t("review")), h("p", {}, t("review_pending"))]);
+  }
+  if (!review) return null;
+  const { width, height, left, right, top, bottom } = CHART;
+  const x = (v) => left + ((width - left - right) * Math.max(0, v)) / Math.max(1, last);
+  const y = (chance) => top + (height - top - bottom) * (1 - chance);
+  const lines = linesOf(review);
+  const costly = costliest(review);
+  const summary = lines.map(([seat, points]) => t("review_line", { name: ui.name(seat),
+    from: percent(points[0][1]), to: percent(points[points.length - 1][1]) })).join("; ");
+  const chart = s("svg", { class: "review-chart", viewBox: `0 0 ${width} ${height}`, role: "img",
+    "aria-labelledby": "review-chart-title review-chart-desc" }, [
+    s("title", { id: "review-chart-title" }, t("review_chart")),
+    s("desc", { id: "review-chart-desc" }, t("review_chart_desc", { lines: summary })),
+    [0, 0.5, 1].map((chance) => [
+      s("line", { class: "grid", x1: left, x2: width - right, y1: y(chance), y2: y(chance) }),
+      s("text", { class: "axis", x: left - 4, y: y(chance) + 4, "text-anchor": "end" }, percent(chance))]),
+    s("line", { class: "now", x1: x(version), x2: x(version), y1: top, y2: height - bottom }),
+    lines.map(([seat, points]) => s("polyline", { class: `line seat-c${seat}`, "data-seat": seat,
+      points: points.map(([v, chance]) => `${x(v).toFixed(1)},${y(chance).toFixed(1)}`).join(" ") })),
+    costly.map((d, i) => s("circle", { class: `mark seat-c${d.seat}`, cx: x(d.version), cy: y(d.chance_after), r: 6,
+      "data-version": d.version, onclick: () => go(d.version) }, s("title", {}, `${i + 1}. ${t("review_mark", {
+      n: d.version, name: ui.name(d.seat), loss: percent(d.loss) })}`))),
+    s("text", { class: "axis", x: left, y: height - 6 }, "1"),
+    s("text", { class: "axis", x: width - right, y: height - 6, "text-anchor": "end" }, String(last)),
+  ]);
+  return h("section", { class: "panel review", id: "review", "aria-labelledby": "review-title" }, [
+    h("h2", { id: "review-title" }, t("review")),
+    chart,
+    h("ul", { class: "legend" }, lines.map(([seat]) => h("li", {}, [
+      h("span", { class: `dot seat-c${seat}`, "aria-hidden": "true" }), ui.name(seat)]))),
+    h("h3", {}, t("costliest")),
+    costly.length ? h("ol", { class: "costly" }, costly.map((d) => h("li", {}, h("button", { type: "button",
+      class: "costly-decision", "data-version": d.version, "aria-current": d.version === version ? "step" : null,
+      onclick: () => go(d.version) }, t("review_costly", { n: d.version, name: ui.name(d.seat),
+      move: moveText(d.move, ui), best: moveText(d.best, ui), loss: percent(d.loss) })))))
+      : h("p", {}, t("review_no_loss")),
+  ]);
+}
+
 export async function showReplay(root, app, gameId) {
   const latest = await get(`/v1/games/${gameId}`);
   const game = GAMES[latest.ruleset];
@@ -63,6 +141,8 @@ export async function showReplay(root, app, gameId) {
   let own = null;
   let version = 1;
   let playing = null;
+  let review = null; // "pending" while it is being made
+  let asking = null;
 
   const go = async (next) => {
     version = Math.min(last, Math.max(1, next));
@@ -106,6 +186,7 @@ export async function showReplay(root, app, gameId) {
           view.status === "waiting" || !view.state ? h("p", {}, t("waiting_for_players")) : game.render(view, ui)),
         h("aside", { class: "side" }, [
           version === last ? resultPanel(result, ui, game.score) : null,
+          reviewPanel(review, ui, last, version, go),
           h("section", { class: "panel log", "aria-labelledby": "log-title" }, [
             h("h2", { id: "log-title" }, t("events")), eventList(events, ui, version, go)]),
         ]),
@@ -124,5 +205,11 @@ export async function showReplay(root, app, gameId) {
     audit = answer;
     draw();
   }).catch((failure) => app.announce(app.problem(failure)));
-  return () => clearInterval(playing);
+  const askReview = () => get(`/v1/games/${gameId}/review`).then((answer) => {
+    if (answer.status === "pending") asking = setTimeout(askReview, (answer.retry_after_s || 5) * 1000);
+    review = answer.status === "pending" ? "pending" : answer;
+    draw();
+  }).catch(() => { review = null; }); // a service that reviews no games: the replay goes without
+  if (latest.status === "finished") askReview();
+  return () => { clearInterval(playing); clearTimeout(asking); };
 }
