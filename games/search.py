@@ -43,6 +43,8 @@ GAMMA = 0.1
 HORIZON = 1
 """Decisions (a simultaneous one counts once) played from the view before a game that can `evaluate` a state is
 evaluated rather than played to its end."""
+EVERY_ROOT_MOVER = True
+"""Whether every seat deciding at the root (not only this search's) compares all its moves each iteration."""
 LEAD_WEIGHT = 0.1
 """How much of the reward is the seat's score lead (scaled to [0, 1]) rather than the win itself."""
 
@@ -60,6 +62,21 @@ class Budget:
     def __post_init__(self) -> None:
         if self.ms is None and self.iterations is None:
             raise ValueError("a search needs a bound: ms, iterations or both")
+
+
+class Luck(random.Random):
+    """A generator that tells whether anything was drawn from it since `drawn` was last cleared: a decision that
+    drew nothing is the same whenever it is taken again, so the search may keep what it led to."""
+
+    drawn = False
+
+    def random(self) -> float:
+        self.drawn = True
+        return super().random()
+
+    def getrandbits(self, k: int, /) -> int:
+        self.drawn = True
+        return super().getrandbits(k)
 
 
 class Stats:
@@ -184,6 +201,8 @@ class Search:
         self.simultaneous = ruleset.simultaneous
         self.evaluate = ruleset.evaluate
         self.horizon = horizon
+        self.steps: dict[tuple[Any, int, Move], Any] = {}
+        self.settled: dict[Any, tuple[list[float], list[float]]] = {}
 
     def run(self, rng: random.Random, budget: Budget) -> None:
         """Iterate until the budget is spent; each iteration gets a generator of its own, drawn from `rng`."""
@@ -193,7 +212,7 @@ class Search:
         while cap is None or done < cap:
             if deadline is not None and done > 0 and budget.clock() >= deadline:
                 break
-            self.iterate(random.Random(rng.getrandbits(64)))
+            self.iterate(Luck(rng.getrandbits(64)))
             done += 1
 
     def movers(self, awaited: dict[int, str]) -> tuple[list[int], bool]:
@@ -206,10 +225,10 @@ class Search:
             return together, True
         return [self.me if self.me in awaited else min(awaited)], False
 
-    def iterate(self, rng: random.Random) -> None:
+    def iterate(self, rng: Luck) -> None:
         """One iteration: a state drawn from the view, played down the tree and out, its rewards backed up. At the
-        root, every move of this search's own seat is played out against the same moves of the others and the
-        same luck, so its moves are compared on equal terms (common random numbers), each every iteration."""
+        root every mover's every move is played out against the same moves of the others and the same luck
+        (`compare`), so the moves are compared on equal terms, each every iteration."""
         legal_moves = self.ruleset.legal_moves
         state = self.determinize(self.view, rng)
         node: Node | None = self.root
@@ -219,7 +238,7 @@ class Search:
             steps += 1
             movers, together = self.movers(self.ruleset.awaiting(state))
             chosen: list[tuple[int, Move]] = []
-            mine: tuple[Stats, list[Move]] | None = None
+            root: list[tuple[int, Stats, list[Move]]] = []
             for seat in movers:
                 legal = legal_moves(state, seat)
                 if node is None:
@@ -229,13 +248,13 @@ class Search:
                 if stats is None:
                     stats = node.choices[seat] = Stats()
                 move, chance = stats.matching(legal, rng) if together else stats.ucb(legal, rng)
-                if node is self.root and seat == self.me:
-                    mine = (stats, legal)
+                if node is self.root and (seat == self.me or EVERY_ROOT_MOVER):
+                    root.append((seat, stats, legal))
                 else:
                     path.append((stats, seat, legal, move, chance, together))
                 chosen.append((seat, move))
-            if mine is not None:
-                self.compare(state, chosen, *mine, together, rng.getrandbits(64))
+            if root:
+                self.compare(state, chosen, root, together, rng.getrandbits(64))
             state = self.play(state, chosen, rng)
             if node is not None:
                 key = tuple(move for _, move in chosen)
@@ -255,41 +274,52 @@ class Search:
         self,
         state: Any,
         chosen: list[tuple[int, Move]],
-        stats: Stats,
-        legal: list[Move],
+        root: list[tuple[int, Stats, list[Move]]],
         together: bool,
         seed: int,
     ) -> None:
-        """Each of this seat's root moves played out in place of its own in `chosen`, with the same luck."""
-        me = self.me
-        rewards = []
-        # The others' moves first, once: in a simultaneous decision no seat's move changes another's options.
-        luck = random.Random(seed)
-        state = self.play(state, [(seat, move) for seat, move in chosen if seat != me], luck)
-        same = luck.getstate()
-        for move in legal:
-            luck.setstate(same)
-            after = self.play(state, [(me, move)], luck)
-            reward, win = self.outcome(after, 1, luck)
-            stats.update(move, reward[me], win[me])
-            rewards.append(reward[me])
-        if together:
-            stats.regret_full(legal, rewards)
+        """Each root mover's every move played out in place of its own in `chosen`, the others' moves and the
+        luck the same; regret matching then learns from every move's reward, not only the one drawn."""
+        luck = Luck(seed)
+        start = luck.getstate()
+        for seat, stats, legal in root:
+            luck.setstate(start)
+            # The others' moves first, once: in a simultaneous decision no seat's move changes another's options.
+            before = self.play(state, [(other, move) for other, move in chosen if other != seat], luck)
+            same = luck.getstate()
+            rewards = []
+            for move in legal:
+                luck.setstate(same)
+                reward, win = self.outcome(self.play(before, [(seat, move)], luck), 1, luck)
+                stats.update(move, reward[seat], win[seat])
+                rewards.append(reward[seat])
+            if together:
+                stats.regret_full(legal, rewards)
 
     def ended(self, state: Any, steps: int) -> bool:
         """Whether to stop: the game is over, or it can be evaluated and the horizon is reached."""
         return self.ruleset.is_over(state) or (self.evaluate is not None and steps >= self.horizon)
 
-    def play(self, state: Any, chosen: list[tuple[int, Move]], rng: random.Random) -> Any:
-        """The state after the movers' moves, in seat order."""
-        ruleset = self.ruleset
+    def play(self, state: Any, chosen: list[tuple[int, Move]], rng: Luck) -> Any:
+        """The state after the movers' moves, in seat order. A move whose decision drew nothing from the generator
+        always leads to the same state: that is kept, and a search meets it again for a look-up."""
+        ruleset, steps = self.ruleset, self.steps
         for seat, move in chosen:
-            if seat in ruleset.awaiting(state):  # an earlier move of the round may have ended the wait
+            key = (state, seat, move)
+            after = steps.get(key)
+            if after is None:
+                if seat not in ruleset.awaiting(state):  # an earlier move of the round may have ended the wait
+                    continue
+                rng.drawn = False
+                after = state
                 for event in ruleset.decide(state, seat, move, rng):
-                    state = ruleset.evolve(state, event)
+                    after = ruleset.evolve(after, event)
+                if not rng.drawn:
+                    steps[key] = after
+            state = after
         return state
 
-    def outcome(self, state: Any, steps: int, rng: random.Random) -> tuple[list[float], list[float]]:
+    def outcome(self, state: Any, steps: int, rng: Luck) -> tuple[list[float], list[float]]:
         """Each seat's reward and win (or chance of it) once the state is played out from `steps` decisions in by
         random legal moves: to the end, or to the horizon of a game that can evaluate a state."""
         ruleset = self.ruleset
@@ -297,11 +327,29 @@ class Search:
             steps += 1
             movers, _ = self.movers(ruleset.awaiting(state))
             state = self.play(state, [(seat, rng.choice(ruleset.legal_moves(state, seat))) for seat in movers], rng)
-        if ruleset.is_over(state):
-            return self.rewards(state)
-        assert self.evaluate is not None
-        chances = list(self.evaluate(state))
-        return chances, chances
+        known = self.settled.get(state)
+        if known is None:
+            rng.drawn = False
+            known = self.settle(state, rng)
+            if not rng.drawn:
+                self.settled[state] = known
+        return known
+
+    def settle(self, state: Any, rng: Luck) -> tuple[list[float], list[float]]:
+        """The rewards of a state the search stops at: the end's, or the evaluation's once no move is forced."""
+        ruleset = self.ruleset
+        while not ruleset.is_over(state):  # moves nobody has a choice of are played, not guessed at
+            movers, _ = self.movers(ruleset.awaiting(state))
+            forced = []
+            for seat in movers:
+                legal = ruleset.legal_moves(state, seat)
+                if len(legal) != 1:
+                    assert self.evaluate is not None
+                    chances = list(self.evaluate(state))
+                    return chances, chances
+                forced.append((seat, legal[0]))
+            state = self.play(state, forced, rng)
+        return self.rewards(state)
 
     def rewards(self, state: Any) -> tuple[list[float], list[float]]:
         """Each seat's reward at the end (its win, nudged by its lead) and its win alone."""
