@@ -43,7 +43,7 @@ GAMMA = 0.1
 HORIZON = 1
 """Decisions (a simultaneous one counts once) played from the view before a game that can `evaluate` a state is
 evaluated rather than played to its end."""
-EVERY_ROOT_MOVER = True
+EVERY_ROOT_MOVER = False
 """Whether every seat deciding at the root (not only this search's) compares all its moves each iteration."""
 LEAD_WEIGHT = 0.1
 """How much of the reward is the seat's score lead (scaled to [0, 1]) rather than the win itself."""
