@@ -99,24 +99,34 @@ def test_what_others_chose_face_down_changes_nothing_of_hards_choice() -> None:
     assert bot(view, random.Random(4)) == bot(tables.plain_view(TWELVE_GANGSTERS, other, 0), random.Random(4))
 
 
-class Ticking:
-    """A clock that moves on by one millisecond each time it is read."""
+class Stopwatch:
+    """A clock that stands still for its first `reads` readings, then says an hour went by."""
 
-    def __init__(self) -> None:
+    def __init__(self, reads: int) -> None:
+        self.left = reads
         self.reads = 0
 
     def __call__(self) -> float:
         self.reads += 1
-        return (self.reads - 1) / 1000
+        self.left -= 1
+        return 0.0 if self.left >= 0 else 3600.0
 
 
 def test_the_search_stops_when_its_clock_says_the_budget_is_spent() -> None:
     view = tables.plain_view(TWELVE_GANGSTERS, twins()[0], 0)
-    clock = Ticking()
-    found = search(TWELVE_GANGSTERS, view, random.Random(1), Budget(ms=10, clock=clock))
-    # read once for the deadline, then before every iteration but the first: the 11th read says 10 ms went by
+    clock = Stopwatch(reads=10)
+    found = search(TWELVE_GANGSTERS, view, random.Random(1), Budget(ms=50, clock=clock))
+    # read once as it starts, then before every iteration but the first: the 11th read ends it
     assert found.iterations == 10
     assert clock.reads == 11
+
+
+def test_the_search_stops_short_when_one_more_iteration_would_overrun() -> None:
+    """Each iteration seems to take 10 ms of a 25 ms budget: a third would end at 30 ms, so it is not begun."""
+    view = tables.plain_view(TWELVE_GANGSTERS, twins()[0], 0)
+    readings = iter([0.0, 0.010, 0.020])
+    found = search(TWELVE_GANGSTERS, view, random.Random(1), Budget(ms=25, clock=lambda: next(readings)))
+    assert found.iterations == 2
 
 
 def test_the_search_stops_at_its_iterations_when_the_clock_stands_still() -> None:
@@ -127,8 +137,8 @@ def test_the_search_stops_at_its_iterations_when_the_clock_stands_still() -> Non
 
 def test_the_hard_bot_is_bounded_by_the_budget_it_is_given() -> None:
     view = tables.plain_view(TWELVE_GANGSTERS, twins()[0], 0)
-    clock = Ticking()
-    bot_for(TWELVE_GANGSTERS, "hard", Budget(ms=30, clock=clock))(view, random.Random(2))
+    clock = Stopwatch(reads=30)
+    bot_for(TWELVE_GANGSTERS, "hard", Budget(ms=50, clock=clock))(view, random.Random(2))
     assert clock.reads == 31
 
 
@@ -155,14 +165,15 @@ def test_judge_gives_the_chance_now_each_moves_chance_and_hards_move() -> None:
 
 
 def test_judge_prefers_the_move_that_wins_the_last_round() -> None:
-    """Seat 0 is Boss in the last round, one point behind seat 1 with the 12 against seat 1's 11: the 12 wins."""
+    """Seat 0 is Boss with two rounds left, one point behind seat 1: its 12 succeeds now (nobody can match it) and
+    could not later, when it is no longer Boss."""
     table = given(TWELVE_GANGSTERS, created(TWELVE_GANGSTERS, 3, {"first_boss": 0}))
     rules = table.rules
     state = msgspec.structs.replace(
         rules,
         hands=((12, 1), (11, 1), (2, 1)),
-        succeeded=((10,), (11,), ()),
-        stopped=((2, 3, 4, 5, 6, 7, 8, 9), (2, 3, 4, 5, 6, 7, 8, 9, 10, 12), (3, 4, 5, 6, 7, 8, 9, 10, 11, 12)),
+        succeeded=((10,), (2, 9), ()),
+        stopped=((2, 3, 4, 5, 6, 7, 8, 9, 11), (3, 4, 5, 6, 7, 8, 10, 12), (3, 4, 5, 6, 7, 8, 9, 10, 11, 12)),
         round=11,
         boss=0,
     )
@@ -172,12 +183,17 @@ def test_judge_prefers_the_move_that_wins_the_last_round() -> None:
     assert chance[12] > chance[1]
 
 
-@pytest.mark.parametrize("ruleset", [r for r in SEARCHED if r.evaluate is not None], ids=lambda r: r.id)
-def test_an_evaluation_gives_every_seat_a_chance(ruleset: Ruleset[Any]) -> None:
-    assert ruleset.evaluate is not None
-    states: list[Any] = []
-    play_out(ruleset, ["random"] * ruleset.min_seats, 1, lambda table, seat, body: states.append(table.rules))
-    for state in states:
-        chances = ruleset.evaluate(state)
-        assert len(chances) == ruleset.min_seats
-        assert all(0 <= chance <= 1 for chance in chances)
+def test_a_search_that_can_evaluate_stops_at_its_horizon_and_takes_the_evaluations_chances() -> None:
+    """A game that says each state is a sure win for seat 2 is never played on: every move of seat 0 is hopeless."""
+    told: list[Any] = []
+
+    def evaluate(state: Any) -> list[float]:
+        told.append(state)
+        return [0.0, 0.0, 1.0]
+
+    evaluated = dataclasses.replace(TWELVE_GANGSTERS, evaluate=evaluate)
+    view = tables.plain_view(evaluated, twins()[0], 0)
+    found = search(evaluated, view, random.Random(6), Budget(ms=None, iterations=20))
+    assert told and all(state.round == view["state"]["round"] + 1 for state in told)  # one round on, no further
+    assert found.win_chance == 0
+    assert all(estimate.win_chance == 0 for estimate in found.moves)
