@@ -49,10 +49,11 @@ HORIZON = 1
 """Decisions (a simultaneous one counts once) played from the view before a game that can `evaluate` a state is
 evaluated rather than played to its end."""
 EVERY_ROOT_MOVER = False
-"""Whether every seat deciding at the root (not only this search's) compares all its moves each iteration."""
+"""Whether every seat deciding at the root (not only this search's) compares all its moves each iteration: in 12
+Gangsters that won no more against smart seats, at half the iterations."""
 LEAD_WEIGHT = 0.3
-"""How much of the reward is the seat's score lead (scaled to [0, 1]) rather than the win itself: a random playout's
-win says little, its lead a little more (in 12 Gangsters, 0.3 won more than 0.1 or 0.5 against smart seats)."""
+"""How much of the reward at a game's end is the seat's score lead (scaled to [0, 1]) rather than the win itself:
+a random playout's win says little, its lead a little more."""
 
 
 @dataclass(frozen=True)

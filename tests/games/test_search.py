@@ -197,3 +197,15 @@ def test_a_search_that_can_evaluate_stops_at_its_horizon_and_takes_the_evaluatio
     assert told and all(state.round == view["state"]["round"] + 1 for state in told)  # one round on, no further
     assert found.win_chance == 0
     assert all(estimate.win_chance == 0 for estimate in found.moves)
+
+
+@pytest.mark.parametrize("ruleset", [r for r in SEARCHED if r.evaluate is not None], ids=lambda r: r.id)
+def test_an_evaluation_gives_every_seat_a_chance(ruleset: Ruleset[Any]) -> None:
+    assert ruleset.evaluate is not None
+    states: list[Any] = []
+    play_out(ruleset, ["random"] * ruleset.min_seats, 1, lambda table, seat, body: states.append(table.rules))
+    for state in states:
+        chances = ruleset.evaluate(state)
+        assert len(chances) == ruleset.min_seats
+        assert all(0 <= chance <= 1 for chance in chances)
+        assert sum(chances) == pytest.approx(1)

@@ -52,7 +52,7 @@ from tests.games.helpers import apply, created, given
 Table = tables.Table[Any]
 Policy = Callable[[dict[str, Any], random.Random], mixing.Mixed]
 
-HARD = Budget(ms=None, iterations=10)
+HARD = Budget(ms=None, iterations=60)
 """The `hard` bot's search in these games: a fixed number of iterations, so that its distribution can be computed
 again (by the predictor, and to check the move played) and the games are the same on every machine."""
 
