@@ -17,7 +17,9 @@ from typing import Any
 from games import pimc
 from games import table as tables
 from games.base import MoveFormatError, Result, Ruleset
-from games.bots import Bot, random_bot
+from games.bots import Bot, bot_for
+from games.bots import kinds as offered
+from games.search import Budget
 
 Watch = Callable[[tables.Table[Any], int, dict[str, Any]], None]
 """Told of each bot move before it is played: the table then, the seat, and the move body."""
@@ -27,19 +29,19 @@ class SelfPlayError(RuntimeError):
     """The game cannot go on: it waits on nobody but is not over (a bug in the rules), or a seat names no bot."""
 
 
-def contenders(ruleset: Ruleset[Any]) -> dict[str, Bot]:
-    """Every bot kind a self-played table of this ruleset may seat, by kind: the random bot, the game's own (the
-    house's searching bot among them, where the ruleset offers it), and `pimc`, the baseline a searching bot is
-    measured against, which only the arena seats (a ruleset with `determinize`)."""
-    found: dict[str, Bot] = {"random": random_bot, **ruleset.bots}
+def contenders(ruleset: Ruleset[Any], budget: Budget | None = None) -> dict[str, Bot]:
+    """Every bot kind a self-played table of this ruleset may seat, by kind: every kind a table offers
+    (`games.bots.kinds`; `budget` is a searching bot's, the default unless given), and `pimc`, the baseline a
+    searching bot is measured against, which only the arena seats (a ruleset with `determinize`)."""
+    found: dict[str, Bot] = {kind: bot_for(ruleset, kind, budget) for kind in offered(ruleset)}
     if ruleset.determinize is not None:
         found["pimc"] = pimc.bot(ruleset)
     return found
 
 
-def bots_of(ruleset: Ruleset[Any], seat_kinds: Sequence[str]) -> list[Bot]:
+def bots_of(ruleset: Ruleset[Any], seat_kinds: Sequence[str], budget: Budget | None = None) -> list[Bot]:
     """Each seat's bot, by its kind; SelfPlayError for a kind the ruleset has no bot of."""
-    found = contenders(ruleset)
+    found = contenders(ruleset, budget)
     unknown = next((kind for kind in seat_kinds if kind not in found), None)
     if unknown is not None:
         raise SelfPlayError(f"{ruleset.id} has no {unknown!r} bot; it has {sorted(found)}")
@@ -52,9 +54,10 @@ def seat_of(ruleset: Ruleset[Any], kind: str) -> tables.Seat:
     return tables.Seat(bot=kind) if kind in tables.bot_kinds(ruleset) else tables.Seat(name=kind)
 
 
-def play_game(ruleset: Ruleset[Any], seat_kinds: Sequence[str], seed: int) -> Result:
-    """One game with a bot of `seat_kinds[i]` in seat i, created with `seed`; its final tally."""
-    table = play_out(ruleset, seat_kinds, seed)
+def play_game(ruleset: Ruleset[Any], seat_kinds: Sequence[str], seed: int, budget: Budget | None = None) -> Result:
+    """One game with a bot of `seat_kinds[i]` in seat i, created with `seed`; its final tally (`budget`: a
+    searching bot's, the default unless given)."""
+    table = play_out(ruleset, seat_kinds, seed, budget=budget)
     return ruleset.result(table.rules)
 
 
@@ -64,16 +67,17 @@ def play_out(
     seed: int,
     watch: Watch | None = None,
     bots: Sequence[Bot] | None = None,
+    budget: Budget | None = None,
 ) -> tables.Table[Any]:
     """The finished table of one game with a bot of `seat_kinds[i]` in seat i, created with `seed`; `watch`, if
     given, is told of every move. `bots`, if given, are the seats' bots (the arena's, timed), else each kind's
-    from `contenders`.
+    from `contenders` (`budget`: a searching bot's, the default unless given).
 
     Bots move at once, as the house makes them do, so a time limit (an aiming window) never runs out:
     a wait closes when its last awaited seat moves. A game that awaits nobody and is not over is a bug.
     """
     if bots is None:
-        bots = bots_of(ruleset, seat_kinds)
+        bots = bots_of(ruleset, seat_kinds, budget)
     seats = [seat_of(ruleset, kind) for kind in seat_kinds]
     table: tables.Table[Any] | None = None
     for event in tables.create(ruleset, f"selfplay-{seed}", seats, {}, seed, salt="", created_at=""):
@@ -111,7 +115,9 @@ def game_seeds(seed: int, games: int) -> list[int]:
     return [rng.getrandbits(63) for _ in range(games)]
 
 
-def simulate(ruleset: Ruleset[Any], seat_kinds: Sequence[str], games: int, seed: int = 0) -> dict[str, Any]:
+def simulate(
+    ruleset: Ruleset[Any], seat_kinds: Sequence[str], games: int, seed: int = 0, budget: Budget | None = None
+) -> dict[str, Any]:
     """Play `games` games and tally them per seat position and per bot kind.
 
     A shared victory counts as a win for each winner, so win rates may add up to more than 1.
@@ -121,7 +127,7 @@ def simulate(ruleset: Ruleset[Any], seat_kinds: Sequence[str], games: int, seed:
     wins = [0] * n
     totals = [0] * n
     for game_seed in game_seeds(seed, games):
-        result = play_game(ruleset, seat_kinds, game_seed)
+        result = play_game(ruleset, seat_kinds, game_seed, budget)
         for seat in result.winners:
             wins[seat] += 1
         for seat, score in enumerate(result.scores):
@@ -188,13 +194,19 @@ def arena_seed(seed: int, number: int, seats: int) -> int:
 
 
 def arena_game(
-    ruleset: Ruleset[Any], lineup: Sequence[str], number: int, seed: int, clock: Clock | None = None
+    ruleset: Ruleset[Any],
+    lineup: Sequence[str],
+    number: int,
+    seed: int,
+    clock: Clock | None = None,
+    budget: Budget | None = None,
 ) -> Played:
-    """The arena's game `number` (of the arena seeded `seed`), each bot call timed by `clock` if given."""
+    """The arena's game `number` (of the arena seeded `seed`), each bot call timed by `clock` if given (`budget`: a
+    searching bot's, the default unless given)."""
     kinds = rotated(lineup, number)
     game_seed = arena_seed(seed, number, len(kinds))
     times: list[tuple[str, float]] = []
-    bots = bots_of(ruleset, kinds)
+    bots = bots_of(ruleset, kinds, budget)
     if clock is not None:
         bots = [timed(bot, kind, clock, times) for bot, kind in zip(bots, kinds, strict=True)]
     table = play_out(ruleset, kinds, game_seed, bots=bots)

@@ -12,6 +12,7 @@ from redis import Redis
 from redis.cluster import RedisCluster
 
 from events.replication import Replication
+from games.search import DEFAULT_BUDGET_MS
 from service.application.admission import Limits
 from service.application.ports import Judge, house_judge
 
@@ -96,6 +97,10 @@ class Config:
     """Where `syndicate worker` serves its own `/metrics` (a worker container's); 0: nowhere."""
     bot_pace_s: float = field(default_factory=lambda: float(os.environ.get("SYNDICATE_BOT_PACE_S", "1")))
     """The least time between two turns of an all-bot game (0: as fast as the workers go)."""
+    bot_budget_ms: float = field(
+        default_factory=lambda: float(os.environ.get("SYNDICATE_BOT_BUDGET_MS", str(DEFAULT_BUDGET_MS)))
+    )
+    """How long a searching bot (`hard`) thinks over one decision, in milliseconds of the worker's clock."""
     games_per_address: int = field(default_factory=lambda: int(os.environ.get("SYNDICATE_GAMES_PER_ADDRESS", "20")))
     """Unfinished games an anonymous client (by address) may hold: created, or seated in."""
     games_per_player: int = field(default_factory=lambda: int(os.environ.get("SYNDICATE_GAMES_PER_PLAYER", "20")))
@@ -106,7 +111,7 @@ class Config:
     """Another judge for finished games' reviews than the house's, as `module:name` (a test's); empty: the house's
     (service/application/ports.py `house_judge`)."""
 
-    def review_judge(self) -> Judge | None:
+    def review_judge(self) -> Judge:
         """The judge of finished games' reviews: the one `judge` names, else the house's."""
         if not self.judge:
             return house_judge()

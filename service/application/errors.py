@@ -166,11 +166,6 @@ class StoreUnavailableError(UnavailableError):
     code, title, when = "unavailable", "Service unavailable", "the game store is not answering"
 
 
-class ReviewUnavailableError(UnavailableError):
-    code, title = "review_unavailable", "No reviews here"
-    when = "a finished game's review, from a deployment that has no judge to review games with"
-
-
 class NotReplicatedInTimeError(UnavailableError):
     code, title = "not_replicated", "Not replicated in time"
     when = "the replicas the deployment asks for did not confirm the write in time: it may or may not stand"

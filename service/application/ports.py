@@ -10,6 +10,7 @@ entropy, the judge of a finished game's review, and whoever follows a saved deci
 from __future__ import annotations
 
 import base64
+import functools
 import random
 import secrets
 import threading
@@ -19,9 +20,11 @@ from typing import Any, Protocol
 
 from events.envelope import NONCE_BYTES
 from events.repository import Decision
+from games import hard
 from games import table as tables
 from games.base import Ruleset
 from games.judgement import Judgement
+from games.search import Budget
 from games.table import Table
 
 
@@ -70,10 +73,14 @@ class Judge(Protocol):
     def __call__(self, ruleset: Ruleset[Any], view: dict[str, Any], rng: random.Random) -> Judgement: ...
 
 
-def house_judge() -> Judge | None:
-    """The judge of the house's reviews: the house's strongest bot's search, with a fixed iteration count. None
-    until it is wired: the reviews are unavailable (503) and their jobs judge nothing."""
-    return None
+REVIEW_ITERATIONS = 400
+"""A review's search of each decision: a fixed count, not a time, so that a review made again (after a rebuild,
+on another machine) says the same."""
+
+
+def house_judge() -> Judge:
+    """The judge of the house's reviews: the `hard` bot's search (games/hard.py), `REVIEW_ITERATIONS` a decision."""
+    return functools.partial(hard.judge, budget=Budget(ms=None, iterations=REVIEW_ITERATIONS))
 
 
 class Holdings(Protocol):

@@ -28,15 +28,12 @@ from games.base import Ruleset
 from games.commands import MakeMove, recorded
 from games.table import Status, Table
 from projections import reviews
-from service.application.errors import GameAbortedError, GameNotFinishedError, ReviewUnavailableError
+from service.application.errors import GameAbortedError, GameNotFinishedError
 from service.application.ports import Judge
 from service.application.services import Services
 
 RETRY_AFTER_S = 5
 """When a client that found no review yet should ask again."""
-
-UNAVAILABLE_RETRY_AFTER_S = 3600
-"""When to ask again a service that has no judge: not before it is deployed with one."""
 
 PRECISION = 4
 """Chances are kept to this many decimals: the same judgement always writes the same bytes."""
@@ -144,14 +141,11 @@ class Reviewed(enum.StrEnum):
     REVIEWED = "reviewed"
     KEPT = "kept already"
     NOT_FINISHED = "not finished"
-    NO_JUDGE = "no judge"
 
 
 def review_game(services: Services, game_id: str, beat: Callable[[], None] = nothing) -> Reviewed:
     """Review a finished game and keep the review, unless one of this format is kept already; `beat` as
     `review_of` calls it."""
-    if services.judge is None:
-        return Reviewed.NO_JUDGE
     game = services.repository.get(game_id)
     if game.table.status is not Status.FINISHED:
         return Reviewed.NOT_FINISHED
@@ -173,7 +167,5 @@ def review(services: Services, game_id: str) -> bytes | None:
         raise GameAbortedError("this game was aborted: it has no review")
     if game.table.status is not Status.FINISHED:
         raise GameNotFinishedError("the game has not finished yet: it is reviewed once it is over")
-    if services.judge is None:
-        raise ReviewUnavailableError("this service has no judge to review games with", UNAVAILABLE_RETRY_AFTER_S)
     services.jobs.review(game_id)
     return None

@@ -47,7 +47,7 @@ class Services:
     limits: Limits = field(default_factory=Limits)
     entropy: Entropy = field(default_factory=SystemEntropy)
     clock: Callable[[], str] = utc_now
-    judge: Judge | None = field(default_factory=house_judge)
+    judge: Judge = field(default_factory=house_judge)
 
     @classmethod
     def in_memory(

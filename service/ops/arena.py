@@ -19,6 +19,7 @@ from games import table as tables
 from games.base import Ruleset
 from games.registry import RULESETS
 from games.scoreboard import KindScore, score
+from games.search import DEFAULT_BUDGET_MS, Budget
 from games.selfplay import Played, arena_game
 from projections.ratings import Rating, fold, standing_of
 
@@ -38,12 +39,20 @@ class Arena:
     """By kind (each rated as `bot:<kind>`)."""
 
 
-def run(ruleset_id: str, lineup: Sequence[str], games: int, seed: int = 0, jobs: int = 1) -> Arena:
-    """Play the arena's `games` games (on `jobs` processes) and score them: the tallies depend on the seed alone,
-    the decision times on the machine."""
+def run(
+    ruleset_id: str,
+    lineup: Sequence[str],
+    games: int,
+    seed: int = 0,
+    jobs: int = 1,
+    budget_ms: float = DEFAULT_BUDGET_MS,
+) -> Arena:
+    """Play the arena's `games` games (on `jobs` processes, a searching bot given `budget_ms` a decision) and score
+    them: the tallies depend on the seed alone (and, for a searching bot, on how far it got), the decision times
+    on the machine."""
     ruleset = RULESETS[ruleset_id]
     started = time.perf_counter()
-    played = play(ruleset_id, tuple(lineup), games, seed, jobs)
+    played = play(ruleset_id, tuple(lineup), games, seed, jobs, budget_ms)
     seconds = time.perf_counter() - started
     return Arena(
         ruleset=ruleset_id,
@@ -60,20 +69,25 @@ def run(ruleset_id: str, lineup: Sequence[str], games: int, seed: int = 0, jobs:
     )
 
 
-def play(ruleset_id: str, lineup: tuple[str, ...], games: int, seed: int, jobs: int) -> list[Played]:
+def play(
+    ruleset_id: str, lineup: tuple[str, ...], games: int, seed: int, jobs: int, budget_ms: float = DEFAULT_BUDGET_MS
+) -> list[Played]:
     """The arena's games in order, played here or shared out among `jobs` processes (each game is fixed by the
     seed and its number, so the split changes nothing but the time)."""
     numbers = range(games)
     if jobs <= 1:
-        return [one(ruleset_id, lineup, number, seed) for number in numbers]
+        return [one(ruleset_id, lineup, number, seed, budget_ms) for number in numbers]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         # one game a task: a searching bot's game takes seconds, so a process left with a long chunk would not do
-        return list(pool.map(one, repeat(ruleset_id), repeat(lineup), numbers, repeat(seed)))
+        return list(pool.map(one, repeat(ruleset_id), repeat(lineup), numbers, repeat(seed), repeat(budget_ms)))
 
 
-def one(ruleset_id: str, lineup: tuple[str, ...], number: int, seed: int) -> Played:
+def one(
+    ruleset_id: str, lineup: tuple[str, ...], number: int, seed: int, budget_ms: float = DEFAULT_BUDGET_MS
+) -> Played:
     """One arena game, its bot calls timed (what a process of the pool runs)."""
-    return arena_game(RULESETS[ruleset_id], lineup, number, seed, clock=time.perf_counter)
+    budget = Budget(ms=budget_ms)
+    return arena_game(RULESETS[ruleset_id], lineup, number, seed, clock=time.perf_counter, budget=budget)
 
 
 def rated(ruleset: Ruleset[Any], played: Sequence[Played]) -> dict[str, Rating]:

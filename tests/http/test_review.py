@@ -15,7 +15,6 @@ from rq.job import Job, JobStatus
 
 from events import keys
 from service.config import Config
-from service.http import context
 from service.worker.scheduler import REVIEW_QUEUE, REVIEW_SILENT_S
 from tests.client import ApiClient, Table, assert_problem
 from tests.judges import JUDGE
@@ -80,15 +79,6 @@ def test_a_game_under_way_or_missing_has_no_review(api: ApiClient) -> None:
     table = api.create()
     assert_problem(api.http.get(f"/v1/games/{table.id}/review"), 409, "game_not_finished")
     assert_problem(api.http.get("/v1/games/0123456789abcdef/review"), 404, "game_not_found")
-
-
-def test_a_service_without_a_judge_says_it_reviews_no_games(api: ApiClient, drain, services) -> None:
-    table = finished(api, drain)
-    services.projections.drop()
-    api.http.application.extensions[context.SERVICES] = dataclasses.replace(services, judge=None)
-    answer = api.http.get(f"/v1/games/{table.id}/review")
-    assert_problem(answer, 503, "review_unavailable")
-    assert answer.headers["Retry-After"] == "3600"
 
 
 def test_a_review_started_on_a_worker_that_died_is_queued_again_once_it_stops_beating(

@@ -13,6 +13,7 @@ from rq import Queue
 from rq.job import Job, JobStatus
 from rq.registry import ScheduledJobRegistry
 
+from games.search import Budget
 from service.application.house import House
 from service.ops.cli import main as cli
 from service.worker.scheduler import QUEUE
@@ -43,6 +44,15 @@ def test_a_bots_turn_run_twice_moves_each_bot_once(api: ApiClient, house: House)
     table = api.create(seats=[{"bot": "random"}, {"name": "Bob"}, {"bot": "smart"}])
     assert str(house.play_bots(table.id)) == "played for 2 seats"
     assert str(house.play_bots(table.id)) == "moved on"
+    played = [e for e in api.events(table) if e["type"] == "twelve_gangsters.gangster_played"]
+    assert sorted(e["seat"] for e in played) == [0, 2]
+
+
+def test_the_house_plays_a_hard_bot_within_its_budget(api: ApiClient, house: House) -> None:
+    """The house seats the searching bot with the budget it was given: here a fixed number of iterations."""
+    searching = House(house.services, stall_s=0.5, budget=Budget(ms=None, iterations=8))
+    table = api.create(seats=[{"bot": "hard"}, {"name": "Bob"}, {"bot": "hard"}])
+    assert str(searching.play_bots(table.id)) == "played for 2 seats"
     played = [e for e in api.events(table) if e["type"] == "twelve_gangsters.gangster_played"]
     assert sorted(e["seat"] for e in played) == [0, 2]
 

@@ -17,7 +17,7 @@ from games.base import Ruleset
 from games.commands import MakeMove, recorded
 from games.judgement import Judgement
 from service.application import play, review
-from service.application.errors import GameNotFinishedError, ReviewUnavailableError
+from service.application.errors import GameNotFinishedError
 from service.application.house import House
 from service.application.ports import MemoryJobQueue, house_judge
 from service.application.review import Reviewed
@@ -136,12 +136,6 @@ def test_a_game_under_way_has_no_review_and_a_service_without_a_judge_reviews_no
     with pytest.raises(GameNotFinishedError):
         review.review(services, created)
     assert House(services).review(created) is Reviewed.NOT_FINISHED
-
-    unjudged = Services.in_memory()
-    game_id = played(unjudged)
-    with pytest.raises(ReviewUnavailableError):
-        review.review(unjudged, game_id)
-    assert House(unjudged).review(game_id) is Reviewed.NO_JUDGE
 
 
 @pytest.mark.parametrize("ruleset", ["twelve-gangsters", "cash-n-guns", "mobsters"])

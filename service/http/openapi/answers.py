@@ -11,7 +11,6 @@ chains whole (the audit says so). The small bodies of tickets, ratings and healt
 from __future__ import annotations
 
 import base64
-import dataclasses
 import hashlib
 import random
 from datetime import datetime
@@ -22,9 +21,7 @@ import msgspec
 
 from events.repository import Game
 from games import table as tables
-from games.base import Ruleset
 from games.bots import random_bot
-from games.judgement import Judged, Judgement
 from games.registry import RULESETS
 from projections.notices import notices
 from service.application import accounts, offered, play, queries, review, seating
@@ -102,9 +99,8 @@ def played() -> dict[str, Any]:
     game = services.repository.get(GAME_ID)
     found["state"] = queries.state_at(services, game, 4, 0)
     found["feed"] = "".join(Feed(services.repository, game, None, ended_at - 1).follow())
-    judged = dataclasses.replace(services, judge=services.judge or stand_in_judge)
-    review.review_game(judged, GAME_ID)
-    found["review"] = decoded(review.review(judged, GAME_ID) or b"null")
+    review.review_game(services, GAME_ID)
+    found["review"] = decoded(review.review(services, GAME_ID) or b"null")
 
     # Cat opens a game for four; Pat, a registered player, joins and leaves again; Cat calls it off.
     seats = [tables.Seat(name="Cat"), tables.Seat(), tables.Seat(), tables.Seat(bot="random")]
@@ -122,17 +118,6 @@ def played() -> dict[str, Any]:
     matched, _, _ = seating.quick_match(services, RULESET.id, 3, pat)
     found["matched"] = lobby_entry(matched.game.table)
     return found
-
-
-def stand_in_judge(ruleset: Ruleset[Any], view: dict[str, Any], rng: random.Random) -> Judgement:
-    """What judges the example review while the in-memory services have no judge (service/application/ports.py
-    `house_judge`): a seat's chance is its share of the scores, each move keeps less of it the later the view lists
-    it. Its numbers show the review's shape, not the house's judgement."""
-    seats = view["state"]["seats"]
-    now = (seats[view["you"]["seat"]]["score"] + 1) / sum(s["score"] + 1 for s in seats)
-    legal = view["you"]["legal_moves"]
-    moves = tuple(Judged(m, now * (1 - i / (2 * len(legal))) + rng.random() / 100) for i, m in enumerate(legal))
-    return Judgement(chance=now, moves=moves, best=max(moves, key=lambda m: m.chance).move)
 
 
 def lobby_entry(table: tables.Table[Any]) -> Any:

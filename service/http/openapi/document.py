@@ -46,11 +46,9 @@ from service.application.errors import (
     InvalidTokenError,
     NotReplicatedInTimeError,
     OverloadedError,
-    ReviewUnavailableError,
     StoreUnavailableError,
     VersionMismatchError,
 )
-from service.application.review import UNAVAILABLE_RETRY_AFTER_S as REVIEW_UNAVAILABLE_RETRY_AFTER_S
 from service.config import DEFAULT_RATE_LIMIT
 from service.http import schemas, telemetry
 from service.http.codes import CODES, RULES, SERVICE, TITLES, code_of, refused
@@ -317,7 +315,6 @@ DETAILS = {
     "not_replicated": "the write is not yet held by the replicas it must be (0 of 1 replicas confirmed the write in"
     f" time); it may or may not stand: retry with the same Idempotency-Key in {NOT_REPLICATED_RETRY_AFTER_S} s to"
     " learn its answer",
-    "review_unavailable": "this service has no judge to review games with",
     "overloaded": "the house is 9 s behind with the games under way; create this one in 4 s",
     "too_many_games": "a player may hold 20 unfinished games at most: finish, resign or abort one first",
 }
@@ -393,7 +390,7 @@ def problem_response(status: int, bodiless: bool = False) -> dict[str, Any]:
             "description": (
                 f"seconds to wait before trying again ({RETRY_AFTER_S}; {NOT_REPLICATED_RETRY_AFTER_S} for"
                 f" `{NotReplicatedInTimeError.code}`; for `{OverloadedError.code}`, the seconds the house is behind"
-                f" beyond what it admits; {REVIEW_UNAVAILABLE_RETRY_AFTER_S} for `{ReviewUnavailableError.code}`)"
+                " beyond what it admits)"
             ),
             "schema": {"type": "integer"},
         }
