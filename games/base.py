@@ -344,6 +344,8 @@ class Ruleset(Generic[S]):
       its hidden parts (others' hands and unrevealed choices, the deck's order) drawn with `rng` among those the
       view leaves possible; what a searching bot plays out, since a bot never sees the true state. None: the game
       has no searching bot.
+    - `evaluate(state)`: each seat's chance of winning from a state that is not over, estimated cheaply (a number
+      from 0 to 1 per seat): where a searching bot stops looking ahead. None: a search plays every game to its end.
 
     A wait is what a deadline counts from. The table starts a new one when the game awaits a (seat,
     decision) it did not await before, so a simultaneous round stays one wait while its seats decide
@@ -382,6 +384,7 @@ class Ruleset(Generic[S]):
     renews_wait: Callable[[S, S], bool] = lambda before, after: False
     catalogue: Catalogue = field(default_factory=Catalogue)
     determinize: Callable[[dict[str, Any], random.Random], S] | None = None
+    evaluate: Callable[[S], Sequence[float]] | None = None
 
     def move_type(self, name: str) -> type[Move] | None:
         """The move class whose `type` tag is `name`."""

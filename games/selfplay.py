@@ -13,7 +13,8 @@ from typing import Any
 
 from games import table as tables
 from games.base import MoveFormatError, Result, Ruleset
-from games.bots import random_bot
+from games.bots import bot_for
+from games.search import Budget
 
 Watch = Callable[[tables.Table[Any], int, dict[str, Any]], None]
 """Told of each bot move before it is played: the table then, the seat, and the move body."""
@@ -23,17 +24,22 @@ class SelfPlayError(RuntimeError):
     """The game cannot go on: it waits on nobody but is not over (a bug in the rules)."""
 
 
-def play_game(ruleset: Ruleset[Any], seat_kinds: Sequence[str], seed: int) -> Result:
-    """One game with a bot of `seat_kinds[i]` in seat i, created with `seed`; its final tally."""
-    table = play_out(ruleset, seat_kinds, seed)
+def play_game(ruleset: Ruleset[Any], seat_kinds: Sequence[str], seed: int, budget: Budget | None = None) -> Result:
+    """One game with a bot of `seat_kinds[i]` in seat i, created with `seed`; its final tally (`budget`: a
+    searching bot's, the default unless given)."""
+    table = play_out(ruleset, seat_kinds, seed, budget=budget)
     return ruleset.result(table.rules)
 
 
 def play_out(
-    ruleset: Ruleset[Any], seat_kinds: Sequence[str], seed: int, watch: Watch | None = None
+    ruleset: Ruleset[Any],
+    seat_kinds: Sequence[str],
+    seed: int,
+    watch: Watch | None = None,
+    budget: Budget | None = None,
 ) -> tables.Table[Any]:
     """The finished table of one game with a bot of `seat_kinds[i]` in seat i, created with `seed`; `watch`, if
-    given, is told of every move.
+    given, is told of every move; `budget` is a searching bot's (the default unless given).
 
     Bots move at once, as the house makes them do, so a time limit (an aiming window) never runs out:
     a wait closes when its last awaited seat moves. A game that awaits nobody and is not over is a bug.
@@ -43,7 +49,7 @@ def play_out(
     for event in tables.create(ruleset, f"selfplay-{seed}", seats, {}, seed, salt="", created_at=""):
         table = tables.evolve(ruleset, table, event)
     assert table is not None
-    bots = [ruleset.bots.get(kind, random_bot) for kind in seat_kinds]
+    bots = [bot_for(ruleset, kind, budget) for kind in seat_kinds]
     while table.status is not tables.Status.FINISHED:
         awaited = sorted(ruleset.awaiting(table.rules))
         if not awaited:
@@ -76,7 +82,9 @@ def game_seeds(seed: int, games: int) -> list[int]:
     return [rng.getrandbits(63) for _ in range(games)]
 
 
-def simulate(ruleset: Ruleset[Any], seat_kinds: Sequence[str], games: int, seed: int = 0) -> dict[str, Any]:
+def simulate(
+    ruleset: Ruleset[Any], seat_kinds: Sequence[str], games: int, seed: int = 0, budget: Budget | None = None
+) -> dict[str, Any]:
     """Play `games` games and tally them per seat position and per bot kind.
 
     A shared victory counts as a win for each winner, so win rates may add up to more than 1.
@@ -86,7 +94,7 @@ def simulate(ruleset: Ruleset[Any], seat_kinds: Sequence[str], games: int, seed:
     wins = [0] * n
     totals = [0] * n
     for game_seed in game_seeds(seed, games):
-        result = play_game(ruleset, seat_kinds, game_seed)
+        result = play_game(ruleset, seat_kinds, game_seed, budget)
         for seat in result.winners:
             wins[seat] += 1
         for seat, score in enumerate(result.scores):

@@ -17,6 +17,7 @@ from typing import Annotated, Any, Generic, Literal, TypeVar
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
+from games import bots
 from games.base import EVERYONE, Event, IllegalMoveError, Move, Option, Result, Ruleset, Viewer
 from games.refusals import SetupError, SetupRefusal, TableRefusal
 
@@ -240,8 +241,8 @@ def create(
 
 
 def bot_kinds(ruleset: Ruleset[Any]) -> set[str]:
-    """The bots that may take a seat of this ruleset: the generic random bot and the game's own."""
-    return {"random", *ruleset.bots}
+    """The bots that may take a seat of this ruleset (`games.bots.kinds`)."""
+    return bots.kinds(ruleset)
 
 
 TABLE_OPTIONS: dict[str, Option] = {

@@ -11,6 +11,7 @@ from redis import Redis
 from redis.cluster import RedisCluster
 
 from events.replication import Replication
+from games.search import DEFAULT_BUDGET_MS
 from service.application.admission import Limits
 
 REDIS_SOCKET_TIMEOUT_S = 5
@@ -94,6 +95,10 @@ class Config:
     """Where `syndicate worker` serves its own `/metrics` (a worker container's); 0: nowhere."""
     bot_pace_s: float = field(default_factory=lambda: float(os.environ.get("SYNDICATE_BOT_PACE_S", "1")))
     """The least time between two turns of an all-bot game (0: as fast as the workers go)."""
+    bot_budget_ms: float = field(
+        default_factory=lambda: float(os.environ.get("SYNDICATE_BOT_BUDGET_MS", str(DEFAULT_BUDGET_MS)))
+    )
+    """How long a searching bot (`hard`) thinks over one decision, in milliseconds of the worker's clock."""
     games_per_address: int = field(default_factory=lambda: int(os.environ.get("SYNDICATE_GAMES_PER_ADDRESS", "20")))
     """Unfinished games an anonymous client (by address) may hold: created, or seated in."""
     games_per_player: int = field(default_factory=lambda: int(os.environ.get("SYNDICATE_GAMES_PER_PLAYER", "20")))

@@ -14,6 +14,7 @@ from games.twelve_gangsters import rules, views
 from games.twelve_gangsters.bots import smart_bot
 from games.twelve_gangsters.catalogue import CATALOGUE
 from games.twelve_gangsters.determinize import determinize
+from games.twelve_gangsters.evaluate import evaluate
 from games.twelve_gangsters.events import EVENTS
 from games.twelve_gangsters.evolve import evolve
 from games.twelve_gangsters.legality import TwelveGangstersRefusal, legal_moves
@@ -49,6 +50,7 @@ RULESET = Ruleset(
     bots={"smart": smart_bot},
     catalogue=CATALOGUE,
     determinize=determinize,
+    evaluate=evaluate,
     options={
         "first_boss": Option(
             int,

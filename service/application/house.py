@@ -16,8 +16,9 @@ from typing import Any
 from events.repository import Game
 from games import table as tables
 from games.base import IllegalMoveError
-from games.bots import Bot, random_bot
+from games.bots import Bot, bot_for, random_bot
 from games.commands import Command, TallyGame
+from games.search import Budget
 from games.table import Status
 from service.application.callers import Caller
 from service.application.errors import GameMovedOnError, IdempotencyKeyReusedError, VersionMismatchError
@@ -92,7 +93,8 @@ def tally_game(services: Services, game_id: str) -> Game:
 
 
 class House:
-    """`stall_s`: how long a game may wait on the house before the sweep queues its turn again. Every choice the house
+    """`stall_s`: how long a game may wait on the house before the sweep queues its turn again; `budget`: how long a
+    searching bot thinks over a decision. Every choice the house
     makes for a seat is drawn from the deployment's secret entropy (`Services.entropy`): a bot's card, bullet or aim
     must not be something a player could recompute from what the game shows, or from our code."""
 
@@ -102,8 +104,10 @@ class House:
         stall_s: float = 10.0,
         clock: Callable[[], float] = time.time,
         sleep: Callable[[float], None] = time.sleep,
+        budget: Budget | None = None,
     ) -> None:
         self.services = services
+        self.budget = budget or Budget()
         self.repository = services.repository
         self.stall_s = stall_s
         self.clock = clock
@@ -123,7 +127,7 @@ class House:
                 seat = next((s for s in due if s not in played), None)
                 if seat is None:
                     break
-                bot = game.ruleset.bots.get(tables.bot_of(table, seat), random_bot)
+                bot = bot_for(game.ruleset, tables.bot_of(table, seat), self.budget)
                 view = tables.plain_view(game.ruleset, table, seat, house=True)  # what the seat may see, nothing more
                 move = choose(bot, view, self.services.entropy.rng())
                 if self._move(game, Caller(seat=seat, by="bot"), move, f"bot-{table.version}-{seat}", table.version):

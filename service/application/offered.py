@@ -8,6 +8,7 @@ from typing import Any
 import msgspec
 
 from games.base import Ruleset
+from games.bots import DESCRIPTIONS
 from games.registry import RULESETS
 from games.schema import move_schema
 from games.table import bot_kinds, options_of
@@ -61,6 +62,7 @@ def describe(ruleset: Ruleset[Any]) -> dict[str, Any]:
             for name, o in options_of(ruleset).items()
         ],
         "bots": sorted(bot_kinds(ruleset)),
+        "bot_descriptions": {kind: DESCRIPTIONS.get(kind, "") for kind in sorted(bot_kinds(ruleset))},
         "move_types": [m.__struct_config__.tag for m in ruleset.moves],
         "moves": {m.__struct_config__.tag: move_schema(m) for m in ruleset.moves},
     }

@@ -343,6 +343,12 @@ class RulesetSchema(Schema):
         required=True,
         metadata={"description": 'the kinds of bot a seat of this game may be given (`{"bot": kind}`)'},
     )
+    bot_descriptions = fields.Dict(
+        keys=fields.String(validate=validate.OneOf(BOTS)),
+        values=fields.String(),
+        required=True,
+        metadata={"description": "how each kind of bot in `bots` plays, in a sentence"},
+    )
     move_types = fields.List(fields.String(), required=True)
     moves = fields.Dict(
         keys=fields.String(),

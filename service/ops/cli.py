@@ -23,7 +23,9 @@ from rq import Queue
 
 from events.envelope import decode as envelope_decode
 from games.registry import RULESETS
+from games.search import DEFAULT_BUDGET_MS, Budget
 from games.selfplay import simulate as simulate_games
+from games.table import bot_kinds
 from service.application import queries
 from service.application.audit import audit_log, audit_player
 from service.application.house import House
@@ -138,7 +140,7 @@ def worker(burst: bool, check: bool) -> None:
     services = bootstrap(config, client, queue_client)
     scheduler = services.jobs
     assert isinstance(scheduler, Scheduler)
-    workshop = jobs.Workshop(House(services, config.stall_s), scheduler)
+    workshop = jobs.Workshop(House(services, config.stall_s, budget=Budget(ms=config.bot_budget_ms)), scheduler)
     if config.worker_metrics_port:
         prometheus_client.start_http_server(config.worker_metrics_port)
     if burst:
@@ -229,11 +231,18 @@ def audit(game_id: str | None, log_file: BinaryIO | None, player_id: str | None)
 @click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True, help="games to play")
 @click.option("--seats", required=True, help="a bot kind per seat, comma-separated: smart,random,random")
 @click.option("--seed", type=int, default=0, show_default=True, help="the seed the games' seeds derive from")
-def simulate(ruleset_id: str, games: int, seats: str, seed: int) -> None:
+@click.option(
+    "--budget-ms",
+    type=click.FloatRange(min=1),
+    default=DEFAULT_BUDGET_MS,
+    show_default=True,
+    help="a searching bot's (hard) time a decision",
+)
+def simulate(ruleset_id: str, games: int, seats: str, seed: int, budget_ms: float) -> None:
     """Play all-bot games in-process (no Redis) and compare each bot's wins with its fair share."""
     ruleset = RULESETS[ruleset_id]
     kinds = [kind.strip() for kind in seats.split(",")]
-    known = {"random", *ruleset.bots}
+    known = bot_kinds(ruleset)
     unknown = sorted(set(kinds) - known)
     if unknown:
         choices = ", ".join(sorted(known))
@@ -242,8 +251,10 @@ def simulate(ruleset_id: str, games: int, seats: str, seed: int) -> None:
         seat_range = f"{ruleset.min_seats} to {ruleset.max_seats}"
         raise click.UsageError(f"{ruleset.name} takes {seat_range} seats, not {len(kinds)}")
     command = f"syndicate simulate --ruleset {ruleset_id} --games {games} --seats {','.join(kinds)} --seed {seed}"
+    if "hard" in kinds:
+        command += f" --budget-ms {budget_ms:g}"
     started = time.perf_counter()
-    report = simulate_games(ruleset, kinds, games, seed)
+    report = simulate_games(ruleset, kinds, games, seed, Budget(ms=budget_ms))
     elapsed = time.perf_counter() - started
     click.echo(f"$ {command}")
     click.echo(f"{ruleset.name}: {games} games, {len(kinds)} seats, in {elapsed:.1f} s")

@@ -36,25 +36,37 @@ import pytest
 
 from games import mixing
 from games import table as tables
-from games.bots import random_bot, random_policy
+from games.bots import bot_for, random_policy
 from games.cash_n_guns import bots as cash_n_guns_bots
+from games.hard import hard_policy
 from games.mobsters import RULESET as MOBSTERS
 from games.mobsters import bots as mobsters_bots
 from games.mobsters.cards import CARDS, Kind
 from games.registry import RULESETS
+from games.search import Budget
 from games.selfplay import generator, play_out
+from games.table import bot_kinds
 from games.twelve_gangsters import bots as twelve_gangsters_bots
 from tests.games.helpers import apply, created, given
 
 Table = tables.Table[Any]
 Policy = Callable[[dict[str, Any], random.Random], mixing.Mixed]
 
+HARD = Budget(ms=None, iterations=60)
+"""The `hard` bot's search in these games: a fixed number of iterations, so that its distribution can be computed
+again (by the predictor, and to check the move played) and the games are the same on every machine."""
+
 POLICIES: dict[str, dict[str, Policy]] = {
-    "twelve-gangsters": {"random": random_policy, "smart": twelve_gangsters_bots.smart_policy},
-    "cash-n-guns": {"random": random_policy, "smart": cash_n_guns_bots.smart_policy},
-    "mobsters": {"random": random_policy, "smart": mobsters_bots.smart_policy},
+    ruleset_id: {**policies, **({"hard": hard_policy(RULESETS[ruleset_id], HARD)} if searched else {})}
+    for ruleset_id, policies in {
+        "twelve-gangsters": {"random": random_policy, "smart": twelve_gangsters_bots.smart_policy},
+        "cash-n-guns": {"random": random_policy, "smart": cash_n_guns_bots.smart_policy},
+        "mobsters": {"random": random_policy, "smart": mobsters_bots.smart_policy},
+    }.items()
+    for searched in [RULESETS[ruleset_id].determinize is not None]
 }
-"""Each bot kind's distribution, by ruleset: every kind a ruleset seats must be here to be measured."""
+"""Each bot kind's distribution, by ruleset: every kind a ruleset seats must be here to be measured (`hard` in
+every ruleset that has `determinize`)."""
 
 HIDDEN = {"twelve-gangsters": {"play"}, "cash-n-guns": {"load", "aim", "courage"}, "mobsters": {"setup"}}
 """The decisions whose choice nobody sees when it is made."""
@@ -67,9 +79,15 @@ TABLES = {
     ],
 }
 """The self-played games, as (seat kinds, games): one or two smart bots among random ones."""
+HARD_TABLES = {
+    "twelve-gangsters": [(["hard", "smart", "random"], 16)],
+    "cash-n-guns": [(["hard", "smart", "random", "random"], 40)],
+}
+"""The games a `hard` bot plays in, in a ruleset that has one."""
 
 SETUPS = (["smart", "random", "smart", "random"], 400)
 """Mobsters games played through their setup only (its decisions are the hidden ones), as (seat kinds, games)."""
+HARD_SETUPS = (["hard", "random", "smart", "random"], 300)
 
 EDGE_CAP = 1.5
 """A predictor may guess a kind of hidden choice at most this many times as often as chance."""
@@ -98,21 +116,22 @@ def hidden_decisions(ruleset_id: str) -> list[Decision]:
 
         return seen
 
+    searched = ruleset.determinize is not None
     if ruleset_id == "mobsters":
-        kinds, games = SETUPS
-        for seed in range(games):
-            setups(kinds, seed, watch(kinds, seed))
-    else:
-        for kinds, games in TABLES[ruleset_id]:
+        for kinds, games in [SETUPS, *([HARD_SETUPS] if searched else [])]:
             for seed in range(games):
-                play_out(ruleset, kinds, seed, watch(kinds, seed))
+                setups(kinds, seed, watch(kinds, seed))
+    else:
+        for kinds, games in [*TABLES[ruleset_id], *(HARD_TABLES[ruleset_id] if searched else [])]:
+            for seed in range(games):
+                play_out(ruleset, kinds, seed, watch(kinds, seed), budget=HARD)
     return found
 
 
 def setups(kinds: list[str], seed: int, watch: Callable[[Table, int, dict[str, Any]], None]) -> None:
     """A Mobsters game played by its bots until its first turn."""
     table = given(MOBSTERS, created(MOBSTERS, len(kinds), seed=seed))
-    bots = {"random": random_bot, **MOBSTERS.bots}
+    bots = {kind: bot_for(MOBSTERS, kind, HARD) for kind in set(kinds)}
     while table.rules.phase == "setup" and table.status is tables.Status.IN_PROGRESS:
         for seat in sorted(MOBSTERS.awaiting(table.rules)):
             rng = generator(seed, table.version, seat)
@@ -146,7 +165,7 @@ def decisions(request: pytest.FixtureRequest) -> tuple[str, list[Decision]]:
 
 def test_no_predictor_guesses_a_hidden_choice_much_better_than_chance(decisions: tuple[str, list[Decision]]) -> None:
     ruleset_id, found = decisions
-    assert set(POLICIES[ruleset_id]) == {"random", *RULESETS[ruleset_id].bots}  # every bot kind is measured
+    assert set(POLICIES[ruleset_id]) == bot_kinds(RULESETS[ruleset_id])  # every bot kind is measured
     hits: dict[tuple[str, str], int] = defaultdict(int)
     expected: dict[tuple[str, str], float] = defaultdict(float)
     chance: dict[tuple[str, str], float] = defaultdict(float)

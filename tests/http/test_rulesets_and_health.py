@@ -25,7 +25,9 @@ def test_rulesets_list_twelve_gangsters_for_three_to_six_players_with_its_option
     assert set(options) == {"first_boss", "move_deadline_s"}
     assert (options["first_boss"]["type"], options["first_boss"]["default"]) == ("integer", None)
     assert all(o["description"] for o in options.values())
-    assert gangsters["bots"] == ["random", "smart"]
+    assert gangsters["bots"] == ["hard", "random", "smart"]
+    assert set(gangsters["bot_descriptions"]) == set(gangsters["bots"])
+    assert all(gangsters["bot_descriptions"].values())
     assert gangsters["move_types"] == ["play"]
     play = gangsters["moves"]["play"]
     assert play["properties"]["card"]["type"] == "integer" and play["required"] == ["type", "card"]

@@ -1,0 +1,183 @@
+"""The search from a seat's view (`games.search`) and the `hard` bot on it (`games.hard`): legal moves only, the
+view alone decides, the budget bounds it, and a review's `judge` says what it found. Every ruleset that has
+`determinize` is searched; a few iterations a decision keep these games short and repeatable."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Any
+
+import msgspec
+import pytest
+
+from games import mixing
+from games import table as tables
+from games.base import Ruleset
+from games.bots import bot_for, kinds
+from games.hard import Judgement, hard_policy, judge
+from games.registry import RULESETS
+from games.search import Budget, search
+from games.selfplay import play_out
+from games.twelve_gangsters import RULESET as TWELVE_GANGSTERS
+from games.twelve_gangsters.moves import Play
+from tests.games.helpers import apply, created, given
+
+SEARCHED = [r for r in RULESETS.values() if r.determinize is not None]
+FEW = Budget(ms=None, iterations=24)
+"""A search of a fixed number of iterations: the same answer on every machine."""
+SEATS = {"twelve-gangsters": (3, 5)}
+
+
+def tables_of(ruleset: Ruleset[Any]) -> list[list[str]]:
+    """Seat kinds for the games played: hard seats among smart and random ones, and an all-hard table."""
+    own = "smart" if "smart" in ruleset.bots else "random"
+    found = []
+    for seats in SEATS.get(ruleset.id, (ruleset.min_seats,)):
+        found.append(["hard", own, *["random"] * (seats - 2)])
+        found.append(["hard"] * seats)
+    return found
+
+
+@pytest.mark.parametrize("ruleset", SEARCHED, ids=lambda r: r.id)
+def test_hard_is_a_bot_of_every_ruleset_that_can_be_searched(ruleset: Ruleset[Any]) -> None:
+    assert "hard" in kinds(ruleset)
+    assert "hard" in tables.bot_kinds(ruleset)
+
+
+def test_a_ruleset_without_determinize_has_no_hard_bot() -> None:
+    unsearched = dataclasses.replace(TWELVE_GANGSTERS, determinize=None)
+    assert "hard" not in kinds(unsearched)
+    with pytest.raises(ValueError, match="cannot be searched"):
+        search(unsearched, {"you": {"seat": 0, "legal_moves": []}}, random.Random(1), FEW)
+
+
+def hard_moves(ruleset: Ruleset[Any], seat_kinds: list[str], seed: int) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """Every move a hard seat made in one game played to its end, with the view it was made from."""
+    moves: list[tuple[dict[str, Any], dict[str, Any]]] = []
+
+    def watch(table: tables.Table[Any], seat: int, body: dict[str, Any]) -> None:
+        if seat_kinds[seat] == "hard":
+            moves.append((tables.plain_view(ruleset, table, seat), body))
+
+    finished = play_out(ruleset, seat_kinds, seed, watch, budget=FEW)
+    assert finished.status is tables.Status.FINISHED
+    return moves
+
+
+@pytest.mark.parametrize("ruleset", SEARCHED, ids=lambda r: r.id)
+def test_hard_makes_only_legal_moves_to_the_end_of_every_game(ruleset: Ruleset[Any]) -> None:
+    for seat_kinds in tables_of(ruleset):
+        for seed in range(3):
+            moves = hard_moves(ruleset, seat_kinds, seed)
+            assert moves, seat_kinds
+            assert all(body in view["you"]["legal_moves"] for view, body in moves)
+
+
+def twins() -> tuple[tables.Table[Any], tables.Table[Any]]:
+    """Two games of three that differ only in what seats 1 and 2 chose face down this round."""
+    start = given(TWELVE_GANGSTERS, created(TWELVE_GANGSTERS, 3, {"first_boss": 0}))
+    for seat, card in ((0, 4), (1, 9), (2, 1)):  # a first round played in the open
+        start = apply(TWELVE_GANGSTERS, start, tables.play(TWELVE_GANGSTERS, start, seat, Play(card=card)))
+    one, other = start, start
+    for seat, (mine, theirs) in ((1, (12, 2)), (2, (3, 11))):
+        one = apply(TWELVE_GANGSTERS, one, tables.play(TWELVE_GANGSTERS, one, seat, Play(card=mine)))
+        other = apply(TWELVE_GANGSTERS, other, tables.play(TWELVE_GANGSTERS, other, seat, Play(card=theirs)))
+    return one, other
+
+
+def test_what_others_chose_face_down_changes_nothing_of_hards_choice() -> None:
+    one, other = twins()
+    assert one.rules.chosen != other.rules.chosen
+    view = tables.plain_view(TWELVE_GANGSTERS, one, 0)
+    assert view == tables.plain_view(TWELVE_GANGSTERS, other, 0)
+    policy = hard_policy(TWELVE_GANGSTERS, FEW)
+    drawn = policy(tables.plain_view(TWELVE_GANGSTERS, one, 0), random.Random(4))
+    assert drawn == policy(tables.plain_view(TWELVE_GANGSTERS, other, 0), random.Random(4))
+    assert len(drawn) > 1  # a hidden choice: mixed
+    bot = bot_for(TWELVE_GANGSTERS, "hard", FEW)
+    assert bot(view, random.Random(4)) == bot(tables.plain_view(TWELVE_GANGSTERS, other, 0), random.Random(4))
+
+
+class Ticking:
+    """A clock that moves on by one millisecond each time it is read."""
+
+    def __init__(self) -> None:
+        self.reads = 0
+
+    def __call__(self) -> float:
+        self.reads += 1
+        return (self.reads - 1) / 1000
+
+
+def test_the_search_stops_when_its_clock_says_the_budget_is_spent() -> None:
+    view = tables.plain_view(TWELVE_GANGSTERS, twins()[0], 0)
+    clock = Ticking()
+    found = search(TWELVE_GANGSTERS, view, random.Random(1), Budget(ms=10, clock=clock))
+    # read once for the deadline, then before every iteration but the first: the 11th read says 10 ms went by
+    assert found.iterations == 10
+    assert clock.reads == 11
+
+
+def test_the_search_stops_at_its_iterations_when_the_clock_stands_still() -> None:
+    view = tables.plain_view(TWELVE_GANGSTERS, twins()[0], 0)
+    found = search(TWELVE_GANGSTERS, view, random.Random(1), Budget(ms=10, iterations=7, clock=lambda: 0.0))
+    assert found.iterations == 7
+
+
+def test_the_hard_bot_is_bounded_by_the_budget_it_is_given() -> None:
+    view = tables.plain_view(TWELVE_GANGSTERS, twins()[0], 0)
+    clock = Ticking()
+    bot_for(TWELVE_GANGSTERS, "hard", Budget(ms=30, clock=clock))(view, random.Random(2))
+    assert clock.reads == 31
+
+
+def test_a_budget_has_a_bound() -> None:
+    with pytest.raises(ValueError):
+        Budget(ms=None, iterations=None)
+
+
+def test_judge_gives_the_chance_now_each_moves_chance_and_hards_move() -> None:
+    view = tables.plain_view(TWELVE_GANGSTERS, twins()[0], 0)
+    judged = judge(TWELVE_GANGSTERS, view, random.Random(3), Budget(ms=None, iterations=300))
+    assert isinstance(judged, Judgement)
+    assert judged.iterations == 300
+    assert 0 <= judged.win_chance <= 1
+    assert [estimate.move for estimate in judged.moves] == view["you"]["legal_moves"]
+    assert all(0 <= estimate.win_chance <= 1 for estimate in judged.moves)
+    assert all(estimate.visits == 300 for estimate in judged.moves)  # each of the seat's moves, every iteration
+    assert judged.choice in view["you"]["legal_moves"]
+    assert sum(p for _, p in judged.policy) == pytest.approx(1)
+    assert max(p for _, p in judged.policy) <= mixing.most(len(view["you"]["legal_moves"]))
+    generator = random.Random(3)
+    again = judge(TWELVE_GANGSTERS, view, generator, Budget(ms=None, iterations=300))
+    assert again == judged  # the same generator, the same iterations: the same judgement
+
+
+def test_judge_prefers_the_move_that_wins_the_last_round() -> None:
+    """Seat 0 is Boss in the last round, one point behind seat 1 with the 12 against seat 1's 11: the 12 wins."""
+    table = given(TWELVE_GANGSTERS, created(TWELVE_GANGSTERS, 3, {"first_boss": 0}))
+    rules = table.rules
+    state = msgspec.structs.replace(
+        rules,
+        hands=((12, 1), (11, 1), (2, 1)),
+        succeeded=((10,), (11,), ()),
+        stopped=((2, 3, 4, 5, 6, 7, 8, 9), (2, 3, 4, 5, 6, 7, 8, 9, 10, 12), (3, 4, 5, 6, 7, 8, 9, 10, 11, 12)),
+        round=11,
+        boss=0,
+    )
+    view = tables.plain_view(TWELVE_GANGSTERS, msgspec.structs.replace(table, rules=state), 0)
+    judged = judge(TWELVE_GANGSTERS, view, random.Random(5), Budget(ms=None, iterations=400))
+    chance = {estimate.move["card"]: estimate.win_chance for estimate in judged.moves}
+    assert chance[12] > chance[1]
+
+
+@pytest.mark.parametrize("ruleset", [r for r in SEARCHED if r.evaluate is not None], ids=lambda r: r.id)
+def test_an_evaluation_gives_every_seat_a_chance(ruleset: Ruleset[Any]) -> None:
+    assert ruleset.evaluate is not None
+    states: list[Any] = []
+    play_out(ruleset, ["random"] * ruleset.min_seats, 1, lambda table, seat, body: states.append(table.rules))
+    for state in states:
+        chances = ruleset.evaluate(state)
+        assert len(chances) == ruleset.min_seats
+        assert all(0 <= chance <= 1 for chance in chances)
