@@ -16,9 +16,10 @@ The numbers here were picked on the states smart bots' games ask their decisions
 
 from __future__ import annotations
 
+import functools
 import math
 
-from games.cash_n_guns.loot import DIAMOND_BONUS, PAINTING_VALUES, face_value
+from games.cash_n_guns.loot import DECK, DIAMOND_BONUS, PAINTING_VALUES, face_value, kind
 from games.cash_n_guns.state import DEAD_AT, Phase, State
 
 PRIOR = 40.0
@@ -34,6 +35,12 @@ DIAMOND_SPREAD = 0.5
 """The softmax's temperature for the diamond bonus, in expected diamond cards."""
 SPREAD, SPREAD_PER_PILE = 20000.0, 50000.0
 """The score softmax's temperature, in dollars: at the end, and per square root of the piles left."""
+UNAIMED = 0.2
+"""Before the aims are shown: the wounds a loaded Bang! may deal, spread over the shooter's possible targets."""
+FIRE = 0.1
+"""What each Bang! card in a seat's hand adds to its share of the loot to come (a gun others must respect)."""
+LOADING = frozenset({Phase.LOAD, Phase.AIM})
+"""The phases in which a loaded card is not yet aimed where all can see."""
 THREATENED = frozenset({Phase.PRIVILEGE, Phase.RETARGET, Phase.COURAGE})
 """The phases in which the aims are shown and the shots still to come."""
 
@@ -50,19 +57,10 @@ def evaluate(state: State) -> list[float]:
     piles = state.piles
     sharing = state.phase is Phase.SHARING
     # the loot to come: the piles', and the table's unless a sharing among the standing is under way
-    coming = [card for pile in piles for card in pile]
+    money, paintings, diamonds = _piles(piles)
     if not sharing:
-        coming.extend(state.table_loot)
-    money = paintings = diamonds = 0.0
-    for card in coming:
-        k = card[0]
-        if k == "p":
-            paintings += 1
-        elif k == "d":
-            diamonds += 1
-            money += face_value(card)
-        elif card.startswith("cash"):
-            money += face_value(card)
+        more = _totals(state.table_loot)
+        money, paintings, diamonds = money + more[0], paintings + more[1], diamonds + more[2]
     turns = len(piles) + (0 if sharing else 1)
     # pending wounds this turn: a loaded Bang! aimed at a seat that has not lain down
     wounds = {s: float(gangsters[s].wounds) for s in living}
@@ -72,25 +70,25 @@ def evaluate(state: State) -> list[float]:
             t = g.target
             if t is not None and g.loaded == "bang" and gangsters[t].alive and gangsters[t].stand is not False:
                 wounds[t] += HIT
+    elif state.phase in LOADING and UNAIMED:
+        for s in living:
+            if gangsters[s].loaded == "bang":
+                for t in living:
+                    if t != s:
+                        wounds[t] += UNAIMED / (len(living) - 1)
     weights = {}
     for s in living:
         w = min(wounds[s], DEAD_AT - 0.01)
         low = int(w)
         health = HEALTH[low] + (w - low) * ((HEALTH[low + 1] if low + 1 < DEAD_AT else 0.0) - HEALTH[low])
-        weights[s] = health * (PRIOR + len(gangsters[s].loot))
+        weights[s] = health * (PRIOR + len(gangsters[s].loot)) * (1 + FIRE * gangsters[s].bangs)
     total = sum(weights.values())
     standing = [s for s in living if gangsters[s].standing] if sharing else []
-    table: list[str] = list(state.table_loot) if standing else []
-    table_money = sum(face_value(c) for c in table if not c.startswith("clip"))
-    table_paintings = sum(1 for c in table if c[0] == "p")
-    table_diamonds = sum(1 for c in table if c[0] == "d")
+    table_money, table_paintings, table_diamonds = _totals(state.table_loot) if standing else (0, 0, 0)
     guesses, alive, expected_diamonds = {}, {}, {}
     for s in living:
         share = weights[s] / total
-        loot = gangsters[s].loot
-        own_paintings = sum(1 for c in loot if c[0] == "p")
-        own_diamonds = sum(1 for c in loot if c[0] == "d")
-        own_money = sum(face_value(c) for c in loot if c[0] == "d" or c.startswith("cash"))
+        own_money, own_paintings, own_diamonds = _totals(gangsters[s].loot)
         cut = 1 / len(standing) if s in standing else 0.0
         p = own_paintings + share * paintings + cut * table_paintings
         expected_diamonds[s] = own_diamonds + share * diamonds + cut * table_diamonds
@@ -114,3 +112,26 @@ def evaluate(state: State) -> list[float]:
     for s in living:
         chances[s] = weighed[s] / total
     return chances
+
+
+WORTH = {card: (face_value(card), kind(card) == "painting", kind(card) == "diamond") for card in DECK}
+"""Each loot card's money (a banknote's or a diamond's face), and whether it is a painting, a diamond."""
+
+
+@functools.lru_cache(maxsize=4096)
+def _totals(cards: tuple[str, ...]) -> tuple[int, int, int]:
+    """The money of these cards, and how many paintings and diamonds they hold."""
+    money = paintings = diamonds = 0
+    for card in cards:
+        value, painting, diamond = WORTH[card]
+        money += value
+        paintings += painting
+        diamonds += diamond
+    return money, paintings, diamonds
+
+
+@functools.lru_cache(maxsize=1024)
+def _piles(piles: tuple[tuple[str, ...], ...]) -> tuple[int, int, int]:
+    """`_totals` of every card in the piles to come."""
+    totals = [_totals(pile) for pile in piles]
+    return sum(t[0] for t in totals), sum(t[1] for t in totals), sum(t[2] for t in totals)
