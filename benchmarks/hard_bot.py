@@ -1,0 +1,145 @@
+"""How strong the `hard` bot is: one `hard` seat against seats of another bot (`smart`, or a PIMC baseline), the
+hard seat moved round the table game after game, and how long its decisions take.
+
+    .venv/bin/python -m benchmarks.hard_bot --ruleset cash-n-guns --seats 4 --games 80 --budget-ms 50 --seed 7
+
+The search's budget is the process's CPU time, not the wall clock (the machine is shared: a wall-clock budget
+would search less the busier it is). A decision's time is counted where the seat had a choice (a lone legal move
+is played without a search). The win rate's 95% interval is the normal one, 1.96 standard errors. Knobs to compare
+search settings without editing them: `--horizon`, `--exploration`, `--lead-weight`, `--price` (the hidden
+choice's price in `games.hard`), `--no-evaluate` (play every iteration to the end). `--opponent pimc`: perfect
+information Monte Carlo, each decision `PIMC_DRAWS` states drawn from the view, the seat's moves taking them in
+turn, each played out to the end by random moves; the move with the most wins is made.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import math
+import random
+import time
+from typing import Any
+
+PIMC_DRAWS = 400
+
+
+def pimc_bot(ruleset: Any) -> Any:
+    """The PIMC baseline's bot for this ruleset (playouts to the end, no evaluation)."""
+    from games import search
+
+    plain = dataclasses.replace(ruleset, evaluate=None)
+
+    def bot(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+        legal = view["you"]["legal_moves"]
+        if len(legal) == 1:
+            return dict(legal[0])
+        moves = [plain.parse_move(body) for body in legal]
+        searching = search.Search(plain, view)
+        me = searching.me
+        wins, tried = [0.0] * len(moves), [0] * len(moves)
+        for draw in range(PIMC_DRAWS):
+            luck = search.Luck(rng.getrandbits(64))
+            state = plain.determinize(view, luck)
+            k = draw % len(moves)
+            movers, _ = searching.movers(plain.awaiting(state))
+            if me not in movers or moves[k] not in plain.legal_moves(state, me):
+                continue
+            chosen = [
+                (seat, moves[k] if seat == me else luck.choice(plain.legal_moves(state, seat))) for seat in movers
+            ]
+            _, won = searching.outcome(searching.play(state, chosen, luck), 1, luck)
+            wins[k] += won[me]
+            tried[k] += 1
+        best = max(range(len(moves)), key=lambda j: wins[j] / tried[j] if tried[j] else -1.0)
+        return dict(legal[best])
+
+    return bot
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--ruleset", required=True)
+    parser.add_argument("--seats", type=int, required=True)
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--budget-ms", type=float, default=50.0)
+    parser.add_argument("--opponent", default="smart", help="smart, random or pimc")
+    parser.add_argument("--horizon", type=int)
+    parser.add_argument("--exploration", type=float)
+    parser.add_argument("--lead-weight", type=float)
+    parser.add_argument("--price", type=float)
+    parser.add_argument("--no-evaluate", action="store_true")
+    args = parser.parse_args()
+
+    from games import hard, search, selfplay
+    from games.registry import RULESETS
+
+    if args.horizon is not None:
+        search.Search.__init__.__defaults__ = (args.horizon,)
+    if args.exploration is not None:
+        search.EXPLORATION = args.exploration
+    if args.lead_weight is not None:
+        search.LEAD_WEIGHT = args.lead_weight
+    if args.price is not None:
+        hard.PRICE = args.price
+    ruleset = RULESETS[args.ruleset]
+    if args.no_evaluate:
+        ruleset = dataclasses.replace(ruleset, evaluate=None)
+    pimc = args.opponent == "pimc"
+
+    times: list[float] = []
+    bot_for = selfplay.bot_for
+
+    def timed_bot_for(rules: Any, kind: str, budget: Any = None) -> Any:
+        if pimc and kind == "random":
+            return pimc_bot(rules)
+        bot = bot_for(rules, kind, budget)
+        if kind != "hard":
+            return bot
+
+        def timed(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+            started = time.process_time()
+            body = bot(view, rng)
+            if len(view["you"]["legal_moves"]) > 1:
+                times.append((time.process_time() - started) * 1000)
+            return body
+
+        return timed
+
+    selfplay.bot_for = timed_bot_for  # type: ignore[assignment]
+    budget = search.Budget(ms=args.budget_ms, clock=time.process_time)
+    wins = 0
+    started = time.process_time()
+    for game in range(args.games):
+        seat = game % args.seats
+        kinds = ["random" if pimc else args.opponent] * args.seats
+        kinds[seat] = "hard"
+        result = selfplay.play_game(ruleset, kinds, args.seed * 100_000 + game, budget)
+        wins += seat in result.winners
+    times.sort()
+    rate = wins / max(1, args.games)
+    half = 1.96 * math.sqrt(rate * (1 - rate) / max(1, args.games))
+    report = {
+        "ruleset": args.ruleset,
+        "seats": args.seats,
+        "opponent": args.opponent,
+        "games": args.games,
+        "hard_wins": wins,
+        "win_rate": round(rate, 3),
+        "ci95": [round(max(0.0, rate - half), 3), round(min(1.0, rate + half), 3)],
+        "x_fair_share": round(rate * args.seats, 2),
+        "x_fair_ci95": [round(max(0.0, rate - half) * args.seats, 2), round(min(1.0, rate + half) * args.seats, 2)],
+        "decisions": len(times),
+        "mean_ms": round(sum(times) / max(1, len(times)), 1),
+        "p99_ms": round(times[int(0.99 * (len(times) - 1))], 1) if times else None,
+        "max_ms": round(times[-1], 1) if times else None,
+        "cpu_s": round(time.process_time() - started, 1),
+        "settings": {k: v for k, v in vars(args).items() if v not in (None, False)},
+    }
+    print(json.dumps(report), flush=True)
+
+
+if __name__ == "__main__":
+    main()
