@@ -1,76 +1,118 @@
-"""How long the `hard` bot takes over a decision, and how many iterations its search runs in that time.
+"""How strong the `hard` bot is: one `hard` seat against seats of another bot (`smart`, or a PIMC baseline), the
+hard seat moved round the table game after game, and how long its decisions take.
 
-    .venv/bin/python -m benchmarks.hard_bot --seats hard,smart,smart --games 10
-    .venv/bin/python -m benchmarks.hard_bot --seats hard,smart,smart,smart,smart --games 5 --clock cpu
+    .venv/bin/python -m benchmarks.hard_bot --ruleset cash-n-guns --seats 4 --games 80 --budget-ms 50 --seed 7
 
-It plays all-bot games in process (`games.selfplay`) and, at each decision of a hard seat that has a choice,
-decides it once more on the same view and generator, timed from the view to the move (the determinizations and
-the search included), with the budget the house gives it. `--clock cpu` bounds the search by this process's CPU
-time rather than the wall clock: on a machine others share, that measures what one core of its own would do.
+The search's budget is the process's CPU time, not the wall clock (the machine is shared: a wall-clock budget
+would search less the busier it is). A decision's time is counted where the seat had a choice (a lone legal move
+is played without a search). The win rate's 95% interval is the normal one, 1.96 standard errors. Knobs to compare
+search settings without editing them: `--horizon`, `--exploration`, `--lead-weight`, `--price` (the hidden
+choice's price in `games.hard`), `--no-evaluate` (play every iteration to the end). `--opponent pimc`: perfect
+information Monte Carlo, each decision `PIMC_DRAWS` states drawn from the view, the seat's moves taking them in
+turn, each played out to the end by random moves; the move with the most wins is made.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import platform
-import statistics
+import dataclasses
+import json
+import math
+import random
 import time
 from typing import Any
 
-from games import table as tables
-from games.hard import judge
-from games.registry import RULESETS
-from games.search import DEFAULT_BUDGET_MS, Budget
-from games.selfplay import game_seeds, generator, play_out
+PIMC_DRAWS = 400
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--ruleset", default="twelve-gangsters", choices=sorted(RULESETS))
-    parser.add_argument("--seats", default="hard,smart,smart", help="a bot kind per seat, comma-separated")
-    parser.add_argument("--games", type=int, default=10)
-    parser.add_argument("--budget-ms", type=float, default=DEFAULT_BUDGET_MS)
-    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall")
+def pimc_bot(ruleset: Any) -> Any:
+    """The PIMC baseline's bot for this ruleset (games/pimc.py: playouts to the end, no evaluation)."""
+    from games import pimc
+
+    return pimc.bot(dataclasses.replace(ruleset, evaluate=None), PIMC_DRAWS)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--ruleset", required=True)
+    parser.add_argument("--seats", type=int, required=True)
+    parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args(argv)
+    parser.add_argument("--budget-ms", type=float, default=50.0)
+    parser.add_argument("--opponent", default="smart", help="smart, random or pimc")
+    parser.add_argument("--horizon", type=int)
+    parser.add_argument("--exploration", type=float)
+    parser.add_argument("--lead-weight", type=float)
+    parser.add_argument("--price", type=float)
+    parser.add_argument("--no-evaluate", action="store_true")
+    args = parser.parse_args()
+
+    from games import hard, search, selfplay
+    from games.registry import RULESETS
+
+    if args.horizon is not None:
+        search.Search.__init__.__defaults__ = (args.horizon,)
+    if args.exploration is not None:
+        search.EXPLORATION = args.exploration
+    if args.lead_weight is not None:
+        search.LEAD_WEIGHT = args.lead_weight
+    if args.price is not None:
+        hard.PRICE = args.price
     ruleset = RULESETS[args.ruleset]
-    kinds = [kind.strip() for kind in args.seats.split(",")]
-    clock = time.perf_counter if args.clock == "wall" else time.process_time
-    budget = Budget(ms=args.budget_ms, clock=clock)
-    took: list[float] = []
-    iterations: list[int] = []
-    wins = dict.fromkeys(kinds, 0)
+    if args.no_evaluate:
+        ruleset = dataclasses.replace(ruleset, evaluate=None)
+    pimc = args.opponent == "pimc"
 
-    for seed in game_seeds(args.seed, args.games):
+    times: list[float] = []
+    bot_for = selfplay.bot_for
 
-        def watch(table: tables.Table[Any], seat: int, body: dict[str, Any], seed: int = seed) -> None:
-            view = tables.plain_view(ruleset, table, seat)
-            if kinds[seat] == "hard" and len(view["you"]["legal_moves"]) > 1:
-                started = clock()
-                judged = judge(ruleset, view, generator(seed, table.version, seat), budget)
-                took.append(clock() - started)
-                iterations.append(judged.iterations)
+    def timed_bot_for(rules: Any, kind: str, budget: Any = None) -> Any:
+        if pimc and kind == "random":
+            return pimc_bot(rules)
+        bot = bot_for(rules, kind, budget)
+        if kind != "hard":
+            return bot
 
-        finished = play_out(ruleset, kinds, seed, watch, budget=budget)
-        for winner in ruleset.result(finished.rules).winners:
-            wins[kinds[winner]] += 1
+        def timed(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+            started = time.process_time()
+            body = bot(view, rng)
+            if len(view["you"]["legal_moves"]) > 1:
+                times.append((time.process_time() - started) * 1000)
+            return body
 
-    took.sort()
-    print(
-        f"$ python -m benchmarks.hard_bot --ruleset {args.ruleset} --seats {args.seats} --games {args.games} "
-        f"--budget-ms {args.budget_ms:g} --clock {args.clock} --seed {args.seed}"
-    )
-    print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}")
-    print(
-        f"{len(took)} decisions of hard seats: mean {statistics.mean(took) * 1e3:.1f} ms, "
-        f"p50 {took[len(took) // 2] * 1e3:.1f} ms, p99 {took[int(0.99 * (len(took) - 1))] * 1e3:.1f} ms, "
-        f"max {took[-1] * 1e3:.1f} ms ({args.clock} clock); iterations a decision: mean "
-        f"{statistics.mean(iterations):.0f}, least {min(iterations)}"
-    )
-    for kind in sorted(wins):
-        rate = wins[kind] / (args.games * kinds.count(kind))
-        print(f"{kind}: wins {rate:.1%} a seat, {rate * len(kinds):.2f} x fair share")
+        return timed
+
+    selfplay.bot_for = timed_bot_for  # type: ignore[assignment]
+    budget = search.Budget(ms=args.budget_ms, clock=time.process_time)
+    wins = 0
+    started = time.process_time()
+    for game in range(args.games):
+        seat = game % args.seats
+        kinds = ["random" if pimc else args.opponent] * args.seats
+        kinds[seat] = "hard"
+        result = selfplay.play_game(ruleset, kinds, args.seed * 100_000 + game, budget)
+        wins += seat in result.winners
+    times.sort()
+    rate = wins / max(1, args.games)
+    half = 1.96 * math.sqrt(rate * (1 - rate) / max(1, args.games))
+    report = {
+        "ruleset": args.ruleset,
+        "seats": args.seats,
+        "opponent": args.opponent,
+        "games": args.games,
+        "hard_wins": wins,
+        "win_rate": round(rate, 3),
+        "ci95": [round(max(0.0, rate - half), 3), round(min(1.0, rate + half), 3)],
+        "x_fair_share": round(rate * args.seats, 2),
+        "x_fair_ci95": [round(max(0.0, rate - half) * args.seats, 2), round(min(1.0, rate + half) * args.seats, 2)],
+        "decisions": len(times),
+        "mean_ms": round(sum(times) / max(1, len(times)), 1),
+        "p99_ms": round(times[int(0.99 * (len(times) - 1))], 1) if times else None,
+        "max_ms": round(times[-1], 1) if times else None,
+        "cpu_s": round(time.process_time() - started, 1),
+        "settings": {k: v for k, v in vars(args).items() if v not in (None, False)},
+    }
+    print(json.dumps(report), flush=True)
 
 
 if __name__ == "__main__":

@@ -48,6 +48,7 @@ from games.cash_n_guns import rules, views
 from games.cash_n_guns.bots import smart_bot
 from games.cash_n_guns.catalogue import CATALOGUE
 from games.cash_n_guns.determinize import determinize
+from games.cash_n_guns.evaluate import evaluate
 from games.cash_n_guns.events import EVENTS
 from games.cash_n_guns.evolve import evolve
 from games.cash_n_guns.legality import CashNGunsRefusal, legal_moves
@@ -86,6 +87,7 @@ RULESET = Ruleset(
     bots={"smart": smart_bot},
     catalogue=CATALOGUE,
     determinize=determinize,
+    evaluate=evaluate,
     options={
         "first_godfather": Option(
             int, None, "the seat that holds the Godfather's desk first (drawn at random if unset)", names_a_seat=True

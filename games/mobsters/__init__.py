@@ -80,6 +80,7 @@ from games.mobsters import rules, views
 from games.mobsters.bots import smart_bot
 from games.mobsters.catalogue import CATALOGUE
 from games.mobsters.determinize import determinize
+from games.mobsters.evaluate import evaluate
 from games.mobsters.events import EVENTS
 from games.mobsters.evolve import evolve
 from games.mobsters.legality import MobstersRefusal, legal_moves
@@ -115,6 +116,7 @@ RULESET = Ruleset(
     bots={"smart": smart_bot},
     catalogue=CATALOGUE,
     determinize=determinize,
+    evaluate=evaluate,
     options={
         "first_player": Option(int, None, "the seat that plays first (drawn at random if unset)", names_a_seat=True),
         "attendance": Option(bool, False, "the optional attendance rule: each mobster rolls 4-6 to lose its action"),

@@ -50,6 +50,12 @@ def test_the_income_to_come_is_counted_over_the_collections_left_in_turn_order()
     assert projected(state(earning, Boss(), deck=8, phase=Phase.RECRUIT))[0] == 1000 + 650
 
 
+def test_a_card_in_hand_counts_until_the_deck_runs_out() -> None:
+    holding = (Boss(hand=(LUCKY, TONY)), Boss())
+    assert evaluate(state(*holding, deck=60))[0] > 0.5
+    assert math.isclose(evaluate(state(*holding, deck=0))[0], 0.5)
+
+
 def test_a_lead_is_worth_more_near_the_end() -> None:
     leading = (Boss(money=3000), Boss())
     assert evaluate(state(*leading, deck=4))[0] > evaluate(state(*leading, deck=100))[0]
