@@ -49,6 +49,8 @@ from games.table import bot_kinds
 from games.twelve_gangsters import bots as twelve_gangsters_bots
 from tests.games.helpers import apply, created, given
 
+pytestmark = pytest.mark.timeout(300)  # each ruleset's games with a searching bot are played before its tests
+
 Table = tables.Table[Any]
 Policy = Callable[[dict[str, Any], random.Random], mixing.Mixed]
 
@@ -87,7 +89,7 @@ HARD_TABLES = {
 
 SETUPS = (["smart", "random", "smart", "random"], 400)
 """Mobsters games played through their setup only (its decisions are the hidden ones), as (seat kinds, games)."""
-HARD_SETUPS = (["hard", "random", "smart", "random"], 300)
+HARD_SETUPS = (["hard", "random", "smart", "random"], 400)
 
 EDGE_CAP = 1.5
 """A predictor may guess a kind of hidden choice at most this many times as often as chance."""
