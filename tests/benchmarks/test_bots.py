@@ -8,9 +8,10 @@ from service.ops import arena
 
 
 def test_a_table_seats_every_kind_then_fills_its_seats_again_in_order() -> None:
-    assert bots.lineup("twelve-gangsters", 3, ["twelve-gangsters"]) == ["smart", "random", "pimc"]
-    assert bots.lineup("twelve-gangsters", 5, ["all"]) == ["smart", "random", "pimc", "smart", "random"]
-    assert bots.lineup("twelve-gangsters", 3, []) == ["smart", "random", "smart"]
+    # hard, the game's own, random, then pimc; pimc is the first left out of a table too small for them all
+    assert bots.lineup("twelve-gangsters", 3, ["twelve-gangsters"]) == ["hard", "smart", "random"]
+    assert bots.lineup("twelve-gangsters", 5, ["all"]) == ["hard", "smart", "random", "pimc", "hard"]
+    assert bots.lineup("twelve-gangsters", 3, []) == ["hard", "smart", "random"]
 
 
 def test_pimc_sits_only_in_a_ruleset_with_a_determinize() -> None:

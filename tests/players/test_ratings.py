@@ -33,6 +33,7 @@ from service.http import context
 from service.worker import jobs
 from tests.client import ApiClient, assert_problem
 from tests.players.helpers import bearer, create, join, play_first_legal, player_id
+from tests.service.read_models import REMADE_WHEN_ASKED
 
 GANGSTERS = RULESETS["twelve-gangsters"]
 
@@ -175,6 +176,8 @@ def dump(client: redis.Redis) -> dict[bytes, Any]:
     found: dict[bytes, Any] = {}
     for pattern in patterns:
         for key in client.scan_iter(match=pattern):
+            if key.decode().endswith(REMADE_WHEN_ASKED):
+                continue
             kind = client.type(key)
             if kind == b"string":
                 found[key] = client.get(key)

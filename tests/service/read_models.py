@@ -17,10 +17,17 @@ from tests.client import ApiClient, Table
 SHARED_VICTORY_CARDS = (1, 3, 5, 12, 10, 8, 2, 4, 6, 11, 9, 7)
 
 
+REMADE_WHEN_ASKED = ":review"
+"""A finished game's review: a rebuild drops it, and the next read queues its job (tests/http/test_review.py holds
+it to be the same review again), so a rebuild's read models are compared without it."""
+
+
 def read_models(client: redis.Redis) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for pattern in projections.patterns():
         for key in client.scan_iter(match=pattern):
+            if key.decode().endswith(REMADE_WHEN_ASKED):
+                continue
             kind = client.type(key).decode()
             if kind == "string":
                 value: Any = _json_or_text(client.get(key))

@@ -5,6 +5,7 @@ whole, made again the same after a drop; asked for before it is there, its job q
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 from typing import Any
 
@@ -186,7 +187,9 @@ def test_a_move_the_judge_did_not_weigh_is_judged_by_what_came_after_it(services
 
 
 def test_a_deployment_names_another_judge_and_a_name_that_is_none_is_refused_at_start_up() -> None:
-    assert Config(judge="").review_judge() is house_judge()
+    house, named = house_judge(), Config(judge="").review_judge()
+    assert isinstance(named, functools.partial) and isinstance(house, functools.partial)
+    assert (named.func, named.keywords) == (house.func, house.keywords)
     assert Config(judge=JUDGE).review_judge() is scores_judge
     for wrong in ("tests.judges:nobody", "tests.nowhere:scores_judge", "tests.judges"):
         with pytest.raises(ConfigError, match="names no judge"):
