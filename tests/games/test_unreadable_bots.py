@@ -54,7 +54,7 @@ pytestmark = pytest.mark.timeout(300)  # each ruleset's games with a searching b
 Table = tables.Table[Any]
 Policy = Callable[[dict[str, Any], random.Random], mixing.Mixed]
 
-HARD = Budget(ms=None, iterations=60)
+HARD = Budget(ms=None, iterations=30)
 """The `hard` bot's search in these games: a fixed number of iterations, so that its distribution can be computed
 again (by the predictor, and to check the move played) and the games are the same on every machine."""
 
