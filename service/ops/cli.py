@@ -225,6 +225,16 @@ def audit(game_id: str | None, log_file: BinaryIO | None, player_id: str | None)
     sys.exit(0 if report["ok"] else 1)
 
 
+BUDGET_MS = click.option(
+    "--budget-ms",
+    type=click.FloatRange(min=1),
+    default=DEFAULT_BUDGET_MS,
+    show_default=True,
+    help="a searching bot's (hard) time a decision",
+)
+"""The `--budget-ms` of the commands that seat bots."""
+
+
 @main.command()
 @click.option(
     "--ruleset", "ruleset_id", type=click.Choice(sorted(RULESETS)), default="twelve-gangsters", show_default=True
@@ -232,13 +242,7 @@ def audit(game_id: str | None, log_file: BinaryIO | None, player_id: str | None)
 @click.option("--games", type=click.IntRange(min=1), default=1000, show_default=True, help="games to play")
 @click.option("--seats", required=True, help="a bot kind per seat, comma-separated: smart,random,random")
 @click.option("--seed", type=int, default=0, show_default=True, help="the seed the games' seeds derive from")
-@click.option(
-    "--budget-ms",
-    type=click.FloatRange(min=1),
-    default=DEFAULT_BUDGET_MS,
-    show_default=True,
-    help="a searching bot's (hard) time a decision",
-)
+@BUDGET_MS
 def simulate(ruleset_id: str, games: int, seats: str, seed: int, budget_ms: float) -> None:
     """Play all-bot games in-process (no Redis) and compare each bot's wins with its fair share."""
     ruleset = RULESETS[ruleset_id]
@@ -282,13 +286,7 @@ def simulate(ruleset_id: str, games: int, seats: str, seed: int, budget_ms: floa
 @click.option("--seats", required=True, help="a bot kind per seat, comma-separated: pimc,smart,random")
 @click.option("--seed", type=int, default=0, show_default=True, help="the seed the games' seeds derive from")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="processes to play on")
-@click.option(
-    "--budget-ms",
-    type=click.FloatRange(min=1),
-    default=DEFAULT_BUDGET_MS,
-    show_default=True,
-    help="a searching bot's (hard) time a decision",
-)
+@BUDGET_MS
 def arena(ruleset_id: str, games: int, seats: str, seed: int, jobs: int, budget_ms: float) -> None:
     """Play head-to-head tables of bots in process (no Redis), each game turning the kinds one seat further, and
     print each kind's wins against its fair share, its decision times and its rating on the service's scale."""
