@@ -26,6 +26,8 @@ class MemoryEventStore:
         self._answers: dict[tuple[str, AnswerKey], bytes] = {}
         self._documents: dict[str, bytes | tuple[int, int, dict[str, bytes]]] = {}
         """key -> a value, or (version, format, fields)"""
+        self._progress: dict[str, tuple[int, int, bytes]] = {}
+        """key -> (format, length, value) of a document that grows (kept until it is deleted: no TTL here)"""
         self._changed = threading.Condition()
 
     def _game(self, game_id: str) -> _Game:
@@ -114,13 +116,33 @@ class MemoryEventStore:
                 if not (isinstance(old, tuple) and old[1] == document_format and old[0] == version):
                     self._documents[key] = self._kept(document, version, document_format)
 
+    def progress(self, key: str) -> tuple[int, int, bytes] | None:
+        with self._changed:
+            return self._progress.get(key)
+
+    def write_progress(self, key: str, document_format: int, length: int, value: bytes, ttl_s: int) -> bool:
+        with self._changed:
+            stored = self._progress.get(key)
+            if stored is not None and stored[0] == document_format and stored[1] >= length:
+                return False
+            self._progress[key] = (document_format, length, value)
+            return True
+
+    def delete(self, key: str) -> None:
+        with self._changed:
+            self._documents.pop(key, None)
+            self._progress.pop(key, None)
+
     def drop_documents(self, patterns: Sequence[str]) -> int:
         with self._changed:
             # A key's `{` and `}` are literal: only `*` is a wildcard, as in the patterns the store is given.
-            gone = [k for k in self._documents if any(fnmatch.fnmatchcase(k, p.replace("[", "[[]")) for p in patterns)]
-            for key in gone:
-                del self._documents[key]
-            return len(gone)
+            gone = 0
+            for documents in (self._documents, self._progress):
+                found = [k for k in documents if any(fnmatch.fnmatchcase(k, p.replace("[", "[[]")) for p in patterns)]
+                for key in found:
+                    del documents[key]
+                gone += len(found)
+            return gone
 
     def game_ids(self) -> Iterator[str]:
         with self._changed:

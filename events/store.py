@@ -122,6 +122,17 @@ class EventStore(Protocol):
     ) -> None:
         """Store the game's documents as of `version`, unless newer ones of this format are there."""
 
+    def progress(self, key: str) -> tuple[int, int, bytes] | None:
+        """A game document that grows as a job works (a review's progress): its format, its length and its value;
+        None if there is none (never kept, dropped, or expired)."""
+
+    def write_progress(self, key: str, document_format: int, length: int, value: bytes, ttl_s: int) -> bool:
+        """Keep a document that grows, for `ttl_s` seconds, unless one of this format at least as long is kept
+        already (a copy of the job that got further): whether it was written. One of another format is replaced."""
+
+    def delete(self, key: str) -> None:
+        """Delete one game document."""
+
     def drop_documents(self, patterns: Sequence[str]) -> int:
         """Delete every game's documents whose keys match these patterns (`*` for any part); how many went."""
 
@@ -228,6 +239,18 @@ return false
 """
 
 
+# A document that grows only: kept unless one of its format at least as long is. KEYS: the document. ARGV: format,
+# length, value, TTL.
+_WRITE_PROGRESS = """
+local stored = redis.call('HMGET', KEYS[1], 'format', 'length')
+if stored[1] == ARGV[1] and tonumber(stored[2]) >= tonumber(ARGV[2]) then return 0 end
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 'format', ARGV[1], 'length', ARGV[2], 'value', ARGV[3])
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+return 1
+"""
+
+
 def document_args(documents: Mapping[str, Document]) -> list[bytes | str | int]:
     """The documents as the scripts take them: `v` and a value, or `f`, the number of fields, and the fields."""
     args: list[bytes | str | int] = []
@@ -249,6 +272,7 @@ class RedisEventStore:
         self._commit = client.register_script(_COMMIT)
         self._write_documents = client.register_script(_WRITE_DOCUMENTS)
         self._current_field = client.register_script(_CURRENT_FIELD)
+        self._write_progress = client.register_script(_WRITE_PROGRESS)
 
     def load(self, game_id: str, answer_key: AnswerKey | None = None) -> Loaded:
         key_list = [keys.snapshot(game_id), keys.events(game_id), keys.tokens(game_id)]
@@ -338,6 +362,19 @@ class RedisEventStore:
         if documents:
             args = [version, document_format, *document_args(documents)]
             self._write_documents(keys=list(documents), args=args)
+
+    def progress(self, key: str) -> tuple[int, int, bytes] | None:
+        found: Reply = self.redis.hmget(key, ["format", "length", "value"])
+        document_format, length, value = found
+        if document_format is None or length is None or value is None:
+            return None
+        return int(document_format), int(length), value
+
+    def write_progress(self, key: str, document_format: int, length: int, value: bytes, ttl_s: int) -> bool:
+        return bool(self._write_progress(keys=[key], args=[document_format, length, value, ttl_s]))
+
+    def delete(self, key: str) -> None:
+        self.redis.delete(key)
 
     def drop_documents(self, patterns: Sequence[str]) -> int:
         dropped = 0

@@ -154,6 +154,33 @@ def test_a_value_is_written_again_beside_fields_of_the_same_version(store: Event
     assert store.drop_documents(["syndicate:game:{*}:views", "syndicate:game:{*}:result"]) == 2
 
 
+PROGRESS = "syndicate:game:{g}:review-progress"
+
+
+def test_a_progress_only_grows_until_another_format_replaces_it_and_goes_when_deleted(store: EventStore) -> None:
+    assert store.progress(PROGRESS) is None
+    assert store.write_progress(PROGRESS, 1, 2, b"two", ttl_s=60)
+    assert not store.write_progress(PROGRESS, 1, 1, b"one", ttl_s=60), "a shorter progress is not kept"
+    assert not store.write_progress(PROGRESS, 1, 2, b"two again", ttl_s=60), "nor one as long"
+    assert store.progress(PROGRESS) == (1, 2, b"two")
+    assert store.write_progress(PROGRESS, 1, 3, b"three", ttl_s=60)
+    assert store.write_progress(PROGRESS, 2, 1, b"other", ttl_s=60), "one of another format is replaced"
+    assert store.progress(PROGRESS) == (2, 1, b"other")
+    store.delete(PROGRESS)
+    assert store.progress(PROGRESS) is None
+    store.write_progress(PROGRESS, 1, 1, b"one", ttl_s=60)
+    assert store.drop_documents(["syndicate:game:{*}:review-progress"]) == 1
+    assert store.progress(PROGRESS) is None
+
+
+def test_a_progress_in_redis_expires_once_abandoned(redis_client: redis.Redis) -> None:
+    store = RedisEventStore(redis_client)
+    store.write_progress(PROGRESS, 1, 1, b"one", ttl_s=60)
+    assert 0 < redis_client.ttl(PROGRESS) <= 60
+    store.write_progress(PROGRESS, 1, 2, b"two", ttl_s=90)
+    assert 60 < redis_client.ttl(PROGRESS) <= 90, "each step that keeps more keeps it longer"
+
+
 def test_waiting_for_events_returns_what_lands(make_store: Callable[[], EventStore]) -> None:
     store = make_store()
     store.commit(commit([envelope(1)], 0))
