@@ -43,9 +43,10 @@ class Registration:
 
 
 DOCUMENTS: tuple[GameDocument, ...] = (views.VIEWS, results.RESULTS)
-LATE_DOCUMENTS: tuple[str, ...] = (reviews.REVIEWS.PATTERN,)
-"""Game documents a worker's job writes once the game is over (a review), not the commit: a drop takes them with the
-others, and a read that misses one has its job queued again."""
+LATE_DOCUMENTS: tuple[str, ...] = (reviews.REVIEWS.PATTERN, reviews.REVIEWS.PROGRESS_PATTERN)
+"""Game documents a worker's job writes once the game is over (a review, and its progress while its steps run), not
+the commit: a drop takes them with the others, and a read that misses the review has its job queued again (from
+the start: its progress went too)."""
 MODELS: tuple[Registration, ...] = (
     Registration("lobby", lobby.RedisLobby, lobby.MemoryLobby, lobby.PATTERNS),
     Registration(
@@ -119,8 +120,24 @@ class Projections:
         return reviews.REVIEWS.current(self.store.value(reviews.REVIEWS.key(game_id)))
 
     def keep_review(self, game_id: str, version: int, document: bytes) -> None:
-        """Keep a finished game's review, whole, in one write: a job that dies before it leaves none."""
+        """Keep a finished game's review, whole, in one write (a step that dies before it leaves none), and let its
+        progress go."""
         self.store.write_documents(game_id, version, tables.FORMAT, {reviews.REVIEWS.key(game_id): document})
+        self.store.delete(reviews.REVIEWS.progress_key(game_id))
+
+    def review_progress(self, game_id: str) -> tuple[int, bytes] | None:
+        """How far the game's review has come while its steps run, if in this service's format: how many decisions
+        are judged, and they (as the review's steps encode them)."""
+        found = self.store.progress(reviews.REVIEWS.progress_key(game_id))
+        if found is None or found[0] != reviews.FORMAT:
+            return None
+        return found[1], found[2]
+
+    def keep_review_progress(self, game_id: str, judged: int, decisions: bytes) -> bool:
+        """Keep how far the game's review has come, unless a progress at least as far is kept (by another copy of
+        the step); whether it was. It expires once abandoned (reviews.PROGRESS_TTL_S)."""
+        key = reviews.REVIEWS.progress_key(game_id)
+        return self.store.write_progress(key, reviews.FORMAT, judged, decisions, reviews.PROGRESS_TTL_S)
 
     # -- keeping them -----------------------------------------------------------------------------------------
 

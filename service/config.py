@@ -15,6 +15,7 @@ from events.replication import Replication
 from games.search import DEFAULT_BUDGET_MS
 from service.application.admission import Limits
 from service.application.ports import Judge, house_judge
+from service.application.review import REVIEW_STEP_S
 
 REDIS_SOCKET_TIMEOUT_S = 5
 """Longer than a live feed's blocking read (live.WAKE_S, 3 s), short enough that a Redis gone silent (stopped, or
@@ -110,6 +111,12 @@ class Config:
     judge: str = field(default_factory=lambda: os.environ.get("SYNDICATE_JUDGE", ""))
     """Another judge for finished games' reviews than the house's, as `module:name` (a test's); empty: the house's
     (service/application/ports.py `house_judge`)."""
+
+    review_step_s: float = field(
+        default_factory=lambda: float(os.environ.get("SYNDICATE_REVIEW_STEP_S", str(REVIEW_STEP_S)))
+    )
+    """How long one step of a finished game's review judges (a job of its own): a bot's turn waits behind one step
+    at most."""
 
     def review_judge(self) -> Judge:
         """The judge of finished games' reviews: the one `judge` names, else the house's."""

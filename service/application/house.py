@@ -24,7 +24,7 @@ from service.application.callers import Caller
 from service.application.errors import GameMovedOnError, IdempotencyKeyReusedError, VersionMismatchError
 from service.application.execute import close_wait, execute, no_seat
 from service.application.play import make_move
-from service.application.review import Reviewed, review_game
+from service.application.review import REVIEW_STEP_S, Reviewed, review_step
 from service.application.services import Services
 
 log = logging.getLogger(__name__)
@@ -95,7 +95,8 @@ def tally_game(services: Services, game_id: str) -> Game:
 
 class House:
     """`stall_s`: how long a game may wait on the house before the sweep queues its turn again; `budget`: how long a
-    searching bot thinks over a decision. Every choice the house
+    searching bot thinks over a decision; `review_step_s`: how long one step of a review judges, by `monotonic`.
+    Every choice the house
     makes for a seat is drawn from the deployment's secret entropy (`Services.entropy`): a bot's card, bullet or aim
     must not be something a player could recompute from what the game shows, or from our code."""
 
@@ -106,6 +107,8 @@ class House:
         clock: Callable[[], float] = time.time,
         sleep: Callable[[float], None] = time.sleep,
         budget: Budget | None = None,
+        review_step_s: float = REVIEW_STEP_S,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         self.services = services
         self.budget = budget or Budget()
@@ -113,6 +116,8 @@ class House:
         self.stall_s = stall_s
         self.clock = clock
         self.sleep = sleep
+        self.review_step_s = review_step_s
+        self.monotonic = monotonic
 
     def play_bots(self, game_id: str) -> Done:
         """The bots' turn: each seat the house plays that the game awaits moves, once, as its bot decides from what
@@ -174,9 +179,9 @@ class House:
         tally_game(self.services, game_id)
         return Done(Outcome.TALLIED)
 
-    def review(self, game_id: str, beat: Callable[[], None] = lambda: None) -> Reviewed:
-        """Review a finished game, once (service/application/review.py); `beat` after each decision judged."""
-        return review_game(self.services, game_id, beat)
+    def review(self, game_id: str) -> Reviewed:
+        """One step of a finished game's review (service/application/review.py): MORE if another is to follow."""
+        return review_step(self.services, game_id, self.review_step_s, self.monotonic)
 
     def _move(self, game: Game, caller: Caller, move: dict[str, Any], key: str, version: int | None = None) -> bool:
         """Whether the house's move for the seat landed (not if another landed first: the job is done)."""

@@ -43,8 +43,8 @@ class JobQueue(Follower, Protocol):
         """Queue the game's next turn of the house."""
 
     def review(self, game_id: str) -> None:
-        """Queue a finished game's review, unless its job is pending and alive (a tally queues it; a read that finds
-        no review asks again)."""
+        """Queue the first step of a finished game's review, unless a step is pending and alive (a read that finds
+        no review asks for it)."""
 
     def rescue(self, ruleset: Ruleset[Any], table: Table[Any]) -> int:
         """Queue again each job a game that waited too long needs and has no live one of; how many."""
@@ -158,7 +158,8 @@ class SeededEntropy:
 
 class MemoryJobQueue:
     """A job queue that keeps what it was asked for, for the use cases' tests without Redis: `asked` lists each job
-    (`bot`, `tally`, `deadline`, `review`) with its game id; nothing runs them but the test."""
+    (`bot`, `tally`, `deadline`, `review`) with its game id; nothing runs them but the test (a review's steps too:
+    the test runs the house's step again while it answers MORE)."""
 
     def __init__(self) -> None:
         self.asked: list[tuple[str, str]] = []
@@ -169,8 +170,6 @@ class MemoryJobQueue:
         table = decision.after.table
         if table.status is tables.Status.FINISHED and not table.tallied:
             self._ask("tally", table.game_id)
-        if table.tallied and table.status_since > decision.expected_version:
-            self.review(table.game_id)
         if table.status is not tables.Status.IN_PROGRESS:
             return
         awaited = decision.after.ruleset.awaiting(table.rules)

@@ -3,17 +3,24 @@ its bot's or the deadline's), the seat's chance to win before and after it and t
 would have made, as a judge (`Services.judge`, ports.py `Judge`) sees them from the seat's own view then: what the
 seat knew, nothing more.
 
-A worker's job computes it once the game is tallied (service/worker/jobs.py `review`: it may take tens of seconds)
-and keeps it whole, in one write, in the game's slot (projections/reviews.py): a job run twice writes the same review
-again, a job that dies leaves none. A read that finds none queues the job again and says to come back. The judge is
-given a fixed amount of work and a generator seeded from the game and the decision (the game is over, everything is
-revealed: predictability no longer matters), so the same log always gets the same review, after a rebuild too.
+It is made only when asked: the first read of a finished game's review finds none, queues its job and says to come
+back. The job makes it in short steps (`review_step`, each a job of its own: service/worker/jobs.py `review`), so
+that a worker goes back to the games between two: a step judges the decisions after those judged already, in the
+order of the log, for REVIEW_STEP_S seconds (one decision at least), and keeps how far it came in the game's slot
+(projections/reviews.py); the last keeps the review whole, in one write, and lets the progress go. A step run
+twice, or beside another copy of itself, judges the same decisions the same and never keeps less than is kept; one
+that dies leaves the progress the last one kept, and a read that finds the steps lost queues them again, from there.
+The judge is given a fixed amount of work and a generator seeded from the game and the decision (the game is over,
+everything is revealed: predictability no longer matters), so the same log always gets the same review, made in
+one step or in many, after a rebuild too.
 """
 
 from __future__ import annotations
 
 import enum
+import math
 import random
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import groupby
@@ -34,6 +41,10 @@ from service.application.services import Services
 
 RETRY_AFTER_S = 5
 """When a client that found no review yet should ask again."""
+
+REVIEW_STEP_S = 1.0
+"""How long one step of a review judges, by the worker's monotonic clock (it finishes the decision at hand): a bot's
+turn waits behind one step at most."""
 
 PRECISION = 4
 """Chances are kept to this many decimals: the same judgement always writes the same bytes."""
@@ -116,49 +127,59 @@ def judged(ruleset: Ruleset[Any], game_id: str, moved: Moved, judge: Judge) -> D
     )
 
 
-def nothing() -> None:
-    return None
-
-
-def review_of(
-    ruleset: Ruleset[Any],
-    game_id: str,
-    envelopes: Sequence[Envelope],
-    judge: Judge,
-    beat: Callable[[], None] = nothing,
-) -> Review:
-    """The review of a finished game's log; `beat` is called after each decision judged (a job says it lives)."""
-    decisions: list[Decision] = []
-    for moved in moves_of(ruleset, envelopes):
-        decisions.append(judged(ruleset, game_id, moved, judge))
-        beat()
-    return Review(format=reviews.FORMAT, game_id=game_id, ruleset=ruleset.id, decisions=tuple(decisions))
-
-
 class Reviewed(enum.StrEnum):
-    """What came of a review's job."""
+    """What came of a step of a review."""
 
     REVIEWED = "reviewed"
+    """The last step: the review is kept."""
+    MORE = "more to judge"
+    """A step that kept its progress: another is to follow."""
     KEPT = "kept already"
     NOT_FINISHED = "not finished"
 
 
-def review_game(services: Services, game_id: str, beat: Callable[[], None] = nothing) -> Reviewed:
-    """Review a finished game and keep the review, unless one of this format is kept already; `beat` as
-    `review_of` calls it."""
+DECISIONS = msgspec.json.Decoder(list[Decision])
+"""The decisions a review's progress holds."""
+
+
+def review_step(
+    services: Services,
+    game_id: str,
+    seconds: float = REVIEW_STEP_S,
+    clock: Callable[[], float] = time.monotonic,
+) -> Reviewed:
+    """One step of a finished game's review, unless one of this format is kept already: judge the decisions after
+    those the progress holds, in the order of the log, until `seconds` are spent by `clock` (one decision at least);
+    then keep the progress (MORE), or, once every decision is judged, the review (REVIEWED)."""
     game = services.repository.get(game_id)
     if game.table.status is not Status.FINISHED:
         return Reviewed.NOT_FINISHED
     if services.projections.review(game_id) is not None:
         return Reviewed.KEPT
-    found = review_of(game.ruleset, game_id, services.repository.log(game_id), services.judge, beat)
+    progress = services.projections.review_progress(game_id)
+    decisions = DECISIONS.decode(progress[1]) if progress is not None else []
+    judged_to, judged_before = (decisions[-1].version if decisions else 0), len(decisions)
+    started = clock()
+    for moved in moves_of(game.ruleset, services.repository.log(game_id)):
+        if moved.version <= judged_to:
+            continue
+        if len(decisions) > judged_before and clock() - started >= seconds:
+            services.projections.keep_review_progress(game_id, len(decisions), msgspec.json.encode(decisions))
+            return Reviewed.MORE
+        decisions.append(judged(game.ruleset, game_id, moved, services.judge))
+    found = Review(format=reviews.FORMAT, game_id=game_id, ruleset=game.ruleset.id, decisions=tuple(decisions))
     services.projections.keep_review(game_id, game.version, msgspec.json.encode(found))
     return Reviewed.REVIEWED
 
 
+def review_game(services: Services, game_id: str) -> Reviewed:
+    """A finished game's review made in one step, kept unless one of this format is (the API document's example)."""
+    return review_step(services, game_id, math.inf)
+
+
 def review(services: Services, game_id: str) -> bytes | None:
-    """A finished game's review (JSON) as kept; None if there is none yet: its job is queued (again, if it was
-    lost) and the caller asks again in RETRY_AFTER_S seconds."""
+    """A finished game's review (JSON) as kept; None if there is none yet: its job is queued (unless its steps
+    are under way: again, if they were lost) and the caller asks again in RETRY_AFTER_S seconds."""
     stored = services.projections.review(game_id) if GAME_ID.fullmatch(game_id) else None
     if stored is not None:
         return stored

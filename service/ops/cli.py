@@ -141,7 +141,8 @@ def worker(burst: bool, check: bool) -> None:
     services = bootstrap(config, client, queue_client)
     scheduler = services.jobs
     assert isinstance(scheduler, Scheduler)
-    workshop = jobs.Workshop(House(services, config.stall_s, budget=Budget(ms=config.bot_budget_ms)), scheduler)
+    house = House(services, config.stall_s, budget=Budget(ms=config.bot_budget_ms), review_step_s=config.review_step_s)
+    workshop = jobs.Workshop(house, scheduler)
     if config.worker_metrics_port:
         prometheus_client.start_http_server(config.worker_metrics_port)
     if burst:

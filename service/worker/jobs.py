@@ -13,17 +13,15 @@ import time
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 import redis
 from rq import get_current_job
-from rq.job import Job
 
 from service.application.house import Done, House, Outcome
 from service.application.review import Reviewed
 from service.observability import logs, metrics
-from service.worker.scheduler import REVIEW_BEAT_S, REVIEW_RUNS_AT_MOST_S, Scheduler
+from service.worker.scheduler import Scheduler
 
 log = logging.getLogger("syndicate.jobs")
 
@@ -126,27 +124,18 @@ def tally(game_id: str) -> Done:
 
 @logged
 def review(game_id: str) -> Reviewed:
-    """A finished game's review. Its pending mark is cleared once it is kept, not as it starts: a read that finds
-    no review while it runs waits for it, and one that finds it dead (no beat for a while) queues another."""
+    """One step of a finished game's review. One that leaves more to judge queues the next, behind the other
+    reviews' steps, and hands it the review's pending mark (a read meanwhile queues no other); the last clears the
+    mark once the review is kept. A step lost with its worker leaves its mark to a job that is no longer alive: the
+    next read queues a step again, which goes on from the progress kept."""
     current = get_current_job()
-    reviewed = workshop().house.review(game_id, Beats(current) if current is not None else lambda: None)
+    reviewed = workshop().house.review(game_id)
     if current is not None:
-        workshop().scheduler.started("review", game_id, current.id)
+        if reviewed is Reviewed.MORE:
+            workshop().scheduler.review_next(game_id, current.id)
+        else:
+            workshop().scheduler.started("review", game_id, current.id)
     return reviewed
-
-
-class Beats:
-    """A long job's heartbeat, every REVIEW_BEAT_S at most: a job whose worker died stops beating, and is lost
-    (`Scheduler.alive`)."""
-
-    def __init__(self, job: Job) -> None:
-        self.job = job
-        self.last = time.monotonic()
-
-    def __call__(self) -> None:
-        if time.monotonic() - self.last >= REVIEW_BEAT_S:
-            self.last = time.monotonic()
-            self.job.heartbeat(datetime.now(UTC), REVIEW_RUNS_AT_MOST_S)
 
 
 @logged

@@ -1,18 +1,21 @@
-"""Enqueues what a game needs after each change: its bots' turn, a deadline, the final tally, then its review.
+"""Enqueues what a game needs after each change: its bots' turn, a deadline, the final tally; and a finished
+game's review, once a read asks for it.
 
 A game has at most one job of each kind waiting in the queue, whatever happens to it meanwhile: the job's id is
 kept under the game's `pending_job` key, set only if none is (the job clears it as it starts, so a need that
 arises while it runs gets a job of its own). A bot's turn is for the game, not for a version: it plays every seat
 the house plays that the game awaits when it runs, so the other seats' moves in a simultaneous round never leave
 stale jobs behind, and a job that finds nothing to do costs one read. A deadline is for a wait, and a new wait's
-replaces the last one's while it is still scheduled. A review's job clears its mark once the review is kept, not as
-it starts (no need for another arises while it runs), and beats as it judges: a read that finds no review queues
-one only if none is queued, or the one started stopped beating (its worker died).
+replaces the last one's while it is still scheduled. A review is made in steps, each a job of its own that runs a
+second or so: the review's mark is held across them, each step that leaves more to judge handing it on to the next
+(`review_next`, queued at the back of its queue), and the last clears it once the review is kept; a read that finds
+no review queues a first step only if no step is pending, or the one pending is lost (its worker died: it is
+queued again, and goes on from the progress the last step kept).
 
 Three queues, taken in order: `syndicate` (games with a human seat, deadlines, tallies, the sweep) before
 `syndicate-bots` (all-bot games): no burst of all-bot games delays a person's game by more than the job at hand;
-and last `syndicate-reviews`, finished games' reviews (each may take tens of seconds, and nobody waits at a table
-for one).
+and last `syndicate-reviews`, the steps of finished games' reviews (nobody waits at a table for one): a worker goes
+back to the games between two steps, and the steps of many reviews take turns, each queued behind the others'.
 An all-bot game plays at most one turn per `bot_pace_s`: its next turn waits in `paced_turns` until it is due,
 and the workers queue it then (`release_due`, several times a second: RQ's own scheduler keeps whole seconds,
 and stops for a minute after an outage). Every job is idempotent besides.
@@ -53,15 +56,8 @@ PACE_WINDOW_S = 10
 """The workers' pace is their jobs done per second over this many seconds."""
 WAITING = {JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED}
 RUNS_AT_MOST_S = 10
-"""Longer than any job of ours runs (a bot's turn takes milliseconds, a deadline waits 2 s at most for its time),
-but a review."""
-REVIEW_RUNS_AT_MOST_S = 600
-"""Longer than a review ever takes: its job's time limit."""
-REVIEW_BEAT_S = 5
-"""How often a review's job says it lives, as it judges decision after decision."""
-REVIEW_SILENT_S = 60
-"""Longer than a review's job ever goes without a beat (a decision judged in far less): one silent longer was on a
-worker that died."""
+"""Longer than any job of ours runs (a bot's turn takes milliseconds, a deadline waits 2 s at most for its time, a
+step of a review judges for a second and finishes the decision at hand)."""
 
 REVIEW_JOB = "service.worker.jobs.review"
 
@@ -69,6 +65,14 @@ REVIEW_JOB = "service.worker.jobs.review"
 _CLAIM = "return redis.call('SET', KEYS[1], ARGV[1], 'NX', 'EX', ARGV[2]) and 1 or 0"
 # A started job clears its own mark, not one set since for another job.
 _CLEAR = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0"
+# A review's mark is handed on from a step to the next: unless another chain of steps holds it (a read queued one
+# when this one's step seemed lost). ARGV: this step's id, the next's, the mark's TTL.
+_HAND_ON = """
+local held = redis.call('GET', KEYS[1])
+if held and held ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
+return 1
+"""
 # A deadline's mark only moves forward: `<wait>|<job id>`; the old job's id, or '' if this wait is not newer.
 _NEXT_DEADLINE = """
 local old = redis.call('GET', KEYS[1])
@@ -111,6 +115,7 @@ class Scheduler:
         self.bot_pace_s = bot_pace_s
         self._claim = client.register_script(_CLAIM)
         self._clear = client.register_script(_CLEAR)
+        self._hand_on = client.register_script(_HAND_ON)
         self._next_deadline = client.register_script(_NEXT_DEADLINE)
         self._due = client.register_script(_DUE)
 
@@ -126,8 +131,6 @@ class Scheduler:
         game_id = table.game_id
         if table.status is Status.FINISHED and not table.tallied:
             self.once("tally", game_id, self.queue, "service.worker.jobs.tally")
-        if table.tallied and table.status_since > previous_version:
-            self.review(game_id)
         if table.status is not Status.IN_PROGRESS:
             return
         awaited = ruleset.awaiting(table.rules)
@@ -147,8 +150,18 @@ class Scheduler:
             self.once("bot", table.game_id, self.queue, "service.worker.jobs.bots_turn")
 
     def review(self, game_id: str) -> None:
-        """A finished game's review, last of all the queues; again if the one pending was lost."""
+        """A finished game's review, last of all the queues: its first step, unless a step is pending and alive."""
         self._again("review", game_id, lambda: self.once("review", game_id, self.review_queue, REVIEW_JOB))
+
+    def review_next(self, game_id: str, job_id: str) -> bool:
+        """The next step of a review, behind every step queued already (reviews take turns), the review's mark
+        handed on to it from the step `job_id`; none if another chain of steps holds the mark. Whether it was
+        queued."""
+        next_id = f"review-{game_id}-{secrets.token_hex(4)}"
+        if not self._hand_on(keys=[keys.pending_job("review", game_id)], args=[job_id, next_id, PENDING_TTL_S]):
+            return False
+        self.enqueue(self.review_queue, next_id, REVIEW_JOB, game_id)
+        return True
 
     def once(self, kind: str, game_id: str, queue: Queue, function: str, delay_s: float = 0.0) -> bool:
         """Enqueue a job of this kind for the game, unless one is pending; whether it was enqueued. A bots' turn
@@ -248,8 +261,7 @@ class Scheduler:
         status, now = job.get_status(refresh=False), datetime.now(UTC)
         if status is JobStatus.STARTED:
             beat = job.last_heartbeat or job.started_at
-            runs_at_most_s = REVIEW_SILENT_S if job.func_name == REVIEW_JOB else RUNS_AT_MOST_S
-            return beat is not None and (now - beat.replace(tzinfo=UTC)).total_seconds() < runs_at_most_s
+            return beat is not None and (now - beat.replace(tzinfo=UTC)).total_seconds() < RUNS_AT_MOST_S
         if status is JobStatus.QUEUED:  # and in its queue: one a worker took and died before starting is lost
             return self.redis.lpos(Queue(job.origin, connection=self.redis).key, job_id) is not None
         if status is JobStatus.SCHEDULED:  # due long ago: the queue's scheduler is down (RQ restarts it in a while)
@@ -299,8 +311,6 @@ class Scheduler:
     def enqueue(self, queue: Queue, job_id: str, function: str, *args: Any, at: datetime | None = None) -> None:
         # Done jobs are not kept (their log line says what came of them); failed ones a day.
         options: dict[str, Any] = {"job_id": job_id, "retry": RETRY, "result_ttl": 0, "failure_ttl": 86400}
-        if function == REVIEW_JOB:
-            options["job_timeout"] = REVIEW_RUNS_AT_MOST_S
         if cause := logs.request_id.get():
             options["meta"] = {"request_id": cause}  # the job's log line names the request it came from
         if at:

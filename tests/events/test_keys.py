@@ -41,6 +41,7 @@ def test_the_read_models_keys_are_pinned_the_lobby_and_each_rulesets_ratings_in_
         "syndicate:game:{*}:views",
         "syndicate:game:{*}:result",
         "syndicate:game:{*}:review",
+        "syndicate:game:{*}:review-progress",
         "syndicate:{lobby}:*",
         "syndicate:player:{*}:games",
         "syndicate:{ratings:*}:*",

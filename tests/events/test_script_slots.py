@@ -1,10 +1,11 @@
 """Every Lua script is given keys of one Redis Cluster slot only (a script may touch no other), whatever the
 game, the viewer or the read model: checked on every call made during whole games of every ruleset, their
-views, a join, players (registered, seated, quick-matched, told, rated), the tallies and a rebuild. And the
-lobby and the ratings are written a few times a game, never once a move."""
+views, a join, players (registered, seated, quick-matched, told, rated), the tallies, a review made in steps and a
+rebuild. And the lobby and the ratings are written a few times a game, never once a move."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections import Counter
 from typing import Any
@@ -26,6 +27,7 @@ from service.worker import jobs, scheduler
 from service.worker.runner import Worker
 from service.worker.scheduler import QUEUES
 from tests.client import ApiClient
+from tests.judges import scores_judge
 from tests.players.helpers import bearer, create, play_first_legal
 
 SCRIPTS = {
@@ -33,6 +35,7 @@ SCRIPTS = {
     "commit": store._COMMIT,
     "write_documents": store._WRITE_DOCUMENTS,
     "current_field": store._CURRENT_FIELD,
+    "write_progress": store._WRITE_PROGRESS,
     "lobby": lobby._WRITE,
     "quick_match_release": lobby._RELEASE,
     "ratings": ratings._COUNT,
@@ -42,6 +45,7 @@ SCRIPTS = {
     "pending_claim": scheduler._CLAIM,
     "pending_clear": scheduler._CLEAR,
     "next_deadline": scheduler._NEXT_DEADLINE,
+    "review_hand_on": scheduler._HAND_ON,
 }
 NOT_IN_THESE_GAMES = {"next_deadline"}
 """The deadline of a person's wait: these games set none."""
@@ -80,7 +84,9 @@ def test_every_script_call_of_whole_games_keeps_to_one_slot(config: Config, reco
     services = bootstrap(config, client=recorder)
     api = ApiClient(create_app(config, services, TESTING=True).test_client())
     assert isinstance(services.jobs, scheduler.Scheduler)
-    workshop = jobs.Workshop(House(services, stall_s=0.5), services.jobs)
+    # A review judged a decision a step, by the test judge: its progress is kept between each two.
+    reviewing = dataclasses.replace(services, judge=scores_judge)
+    workshop = jobs.Workshop(House(reviewing, stall_s=0.5, review_step_s=0), services.jobs)
     games = [
         api.create(ruleset, seats=[{"bot": "smart"}, *[{"bot": "random"}] * (players - 1)])
         for ruleset, players in (("twelve-gangsters", 4), ("cash-n-guns", 5), ("mobsters", 3))
@@ -106,6 +112,9 @@ def test_every_script_call_of_whole_games_keeps_to_one_slot(config: Config, reco
         assert api.result(table).json["tallied"]
     for seat in (None, 0, 1):
         api.game(joined, seat)
+    assert api.http.get(f"/v1/games/{games[0].id}/review").status_code == 202
+    drain(recorder, workshop)
+    assert api.http.get(f"/v1/games/{games[0].id}/review").status_code == 200
     rebuild_read_models(services)
 
     assert {name for name, _, _ in recorder.calls} == set(SCRIPTS) - NOT_IN_THESE_GAMES

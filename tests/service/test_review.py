@@ -1,11 +1,13 @@
 """A finished game's review on the whole service graph in memory, judged by the test judge (tests/judges.py): one
-decision for each move a seat made, judged from the seat's own view then; made by the job the tally queues, kept
-whole, made again the same after a drop; asked for before it is there, its job queued again."""
+decision for each move a seat made, judged from the seat's own view then; queued by the first read, made in steps
+that each keep how far they came, kept whole, the same in one step or in many, run twice or beside a copy, or after
+a step that died; made again the same after a drop; asked for before it is there, its job queued again."""
 
 from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 import random
 from typing import Any
 
@@ -17,6 +19,7 @@ from games import table as tables
 from games.base import Ruleset
 from games.commands import MakeMove, recorded
 from games.judgement import Judgement
+from projections import reviews
 from service.application import play, review
 from service.application.errors import GameNotFinishedError
 from service.application.house import House
@@ -67,16 +70,27 @@ def played(services: Services, ruleset: str = "twelve-gangsters", seats: list[di
     return game_id
 
 
+def made(services: Services, game_id: str, house: House | None = None) -> list[Reviewed]:
+    """What came of each step of a review, run one after the other as the job queues them, to the last."""
+    house = house or House(services)
+    steps = [house.review(game_id)]
+    while steps[-1] is Reviewed.MORE:
+        steps.append(house.review(game_id))
+    return steps
+
+
 def decoded(document: bytes | None) -> dict[str, Any]:
     assert document is not None
     found: dict[str, Any] = msgspec.json.decode(document)
     return found
 
 
-def test_the_tally_queues_the_review_which_judges_every_move_of_every_seat(services: Services, judge) -> None:
+def test_the_first_read_queues_the_review_which_judges_every_move_of_every_seat(services: Services, judge) -> None:
     game_id = played(services)
+    assert jobs_of(services).take("review") == [], "nobody asked for it: the tally queues none"
+    assert review.review(services, game_id) is None
     assert jobs_of(services).take("review") == [game_id]
-    assert House(services).review(game_id) is Reviewed.REVIEWED
+    assert made(services, game_id)[-1] is Reviewed.REVIEWED
 
     found = decoded(review.review(services, game_id))
     log = services.repository.log(game_id)
@@ -94,7 +108,7 @@ def test_the_tally_queues_the_review_which_judges_every_move_of_every_seat(servi
 
 def test_each_decision_is_judged_from_the_seats_own_view_then(services: Services, judge) -> None:
     game_id = played(services)
-    House(services).review(game_id)
+    made(services, game_id)
     game = services.repository.get(game_id)
     first = next(e for e in services.repository.log(game_id) if e.command and e.command.get("name") == "move")
     before = services.repository.log(game_id, after=0, limit=first.version - 1)
@@ -109,25 +123,25 @@ def test_each_decision_is_judged_from_the_seats_own_view_then(services: Services
 
 def test_the_review_is_the_same_made_again_after_a_drop(services: Services) -> None:
     game_id = played(services)
-    House(services).review(game_id)
+    made(services, game_id)
     first = review.review(services, game_id)
     assert House(services).review(game_id) is Reviewed.KEPT, "a job run twice does nothing more"
 
     services.projections.drop()
     assert review.review(services, game_id) is None, "none kept: the read queues its job again"
     assert jobs_of(services).take("review") == [game_id]
-    House(services).review(game_id)
+    made(services, game_id)
     assert review.review(services, game_id) == first
 
 
 def test_a_review_of_another_format_is_made_again(services: Services) -> None:
     game_id = played(services)
-    House(services).review(game_id)
+    made(services, game_id)
     kept = decoded(review.review(services, game_id))
     older = msgspec.json.encode({**kept, "format": 0})
     services.projections.keep_review(game_id, 0, older)
     assert review.review(services, game_id) is None
-    assert House(services).review(game_id) is Reviewed.REVIEWED
+    assert made(services, game_id)[-1] is Reviewed.REVIEWED
     assert decoded(review.review(services, game_id)) == kept
 
 
@@ -144,7 +158,7 @@ def test_every_game_is_reviewed_each_move_made_among_those_judged(ruleset: str, 
     services = Services.in_memory(judge=judge)
     seats = [{"bot": "random"}] * 3 if ruleset != "cash-n-guns" else [{"bot": "random"}] * 4
     game_id = played(services, ruleset, seats)
-    assert House(services).review(game_id) is Reviewed.REVIEWED
+    assert made(services, game_id)[-1] is Reviewed.REVIEWED
     found = decoded(review.review(services, game_id))
     assert found["decisions"] and all(d["seat"] in range(len(seats)) for d in found["decisions"])
     assert len(judge.views) == len(found["decisions"]), "each move made was one the judge weighed: none judged after"
@@ -161,7 +175,7 @@ def test_a_job_that_dies_halfway_leaves_no_review(services: Services, judge) -> 
     with pytest.raises(RuntimeError):
         House(dataclasses.replace(services, judge=dies)).review(game_id)
     assert review.review(services, game_id) is None, "nothing kept: asked for, it is queued again"
-    assert House(services).review(game_id) is Reviewed.REVIEWED
+    assert made(services, game_id)[-1] is Reviewed.REVIEWED
     assert review.review(services, game_id) is not None
 
 
@@ -173,7 +187,7 @@ def test_a_move_the_judge_did_not_weigh_is_judged_by_what_came_after_it(services
         seen = judge(ruleset, view, rng)
         return Judgement(chance=seen.chance, moves=(), best=seen.best)
 
-    House(dataclasses.replace(services, judge=blind)).review(game_id)
+    made(services, game_id, House(dataclasses.replace(services, judge=blind)))
     found = decoded(review.review(services, game_id))
     game = services.repository.get(game_id)
     winners = game.ruleset.result(game.table.rules).winners
@@ -194,3 +208,115 @@ def test_a_deployment_names_another_judge_and_a_name_that_is_none_is_refused_at_
     for wrong in ("tests.judges:nobody", "tests.nowhere:scores_judge", "tests.judges"):
         with pytest.raises(ConfigError, match="names no judge"):
             Config(judge=wrong).review_judge()
+
+
+class Ticking:
+    """A monotonic clock that moves a second each time it is read: a step of `seconds` judges so many decisions."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+def in_one_go(services: Services, game_id: str) -> bytes:
+    """The game's review made in one step, from nothing kept (what came before is put back as it was)."""
+    kept = services.projections.review(game_id)
+    services.projections.drop()
+    assert review.review_game(services, game_id) is Reviewed.REVIEWED
+    whole = services.projections.review(game_id)
+    assert whole is not None
+    services.projections.rebuild()
+    if kept is not None:
+        services.projections.keep_review(game_id, services.repository.get(game_id).version, kept)
+    return whole
+
+
+def judged_so_far(services: Services, game_id: str) -> int:
+    progress = services.projections.review_progress(game_id)
+    return 0 if progress is None else progress[0]
+
+
+@pytest.mark.parametrize("seconds", [0.0, 2.5])
+def test_a_review_made_in_steps_is_the_one_made_in_one_go_byte_for_byte(services: Services, seconds: float) -> None:
+    game_id = played(services, "mobsters", [{"bot": "smart"}, {"bot": "random"}, {"bot": "random"}])
+    house = House(services, review_step_s=seconds, monotonic=Ticking())
+    steps, judged = [house.review(game_id)], [judged_so_far(services, game_id)]
+    while steps[-1] is Reviewed.MORE:
+        assert services.projections.review(game_id) is None, "no review before the last step"
+        steps.append(house.review(game_id))
+        judged.append(judged_so_far(services, game_id))
+    decisions = len(decoded(services.projections.review(game_id))["decisions"])
+    per_step = 1 if seconds == 0 else 3  # the clock is read as the step starts, then before each decision but the first
+    assert steps == [Reviewed.MORE] * (-(-decisions // per_step) - 1) + [Reviewed.REVIEWED]
+    assert judged[:-1] == [per_step * (n + 1) for n in range(len(steps) - 1)], "each step goes on from the last"
+    assert judged[-1] == 0, "the last step lets the progress go"
+    assert services.projections.review(game_id) == in_one_go(services, game_id)
+
+
+def test_a_step_run_twice_or_beside_a_copy_of_itself_ends_with_the_same_review(services: Services) -> None:
+    game_id = played(services)
+    whole = in_one_go(services, game_id)
+    house = House(services, review_step_s=0)
+    assert house.review(game_id) is Reviewed.MORE
+    progress = services.projections.review_progress(game_id)
+    assert progress is not None and progress[0] == 1
+    assert not services.projections.keep_review_progress(game_id, 0, b"[]"), "a shorter progress is not kept"
+    assert services.projections.review_progress(game_id) == progress
+
+    copies: list[Reviewed] = []
+
+    def with_a_copy(ruleset: Ruleset[Any], view: dict[str, Any], rng: random.Random) -> Judgement:
+        """While this step judges, a copy of it runs, then another that finishes the review."""
+        if not copies:
+            copies.append(house.review(game_id))
+            copies.append(House(services, review_step_s=math.inf).review(game_id))
+        return scores_judge(ruleset, view, rng)
+
+    beside = House(dataclasses.replace(services, judge=with_a_copy), review_step_s=0)
+    assert beside.review(game_id) is Reviewed.MORE, "it judged its one decision, and keeps it as progress"
+    assert copies == [Reviewed.MORE, Reviewed.REVIEWED]
+    assert services.projections.review(game_id) == whole
+    assert house.review(game_id) is Reviewed.KEPT, "the step it queued finds the review kept"
+    assert services.projections.review(game_id) == whole
+
+
+def test_a_chain_goes_on_from_the_progress_a_step_that_died_left(services: Services, judge: Counting) -> None:
+    game_id = played(services)
+    whole = in_one_go(services, game_id)
+    judge.views.clear()
+    house = House(services, review_step_s=2.5, monotonic=Ticking())
+    assert house.review(game_id) is Reviewed.MORE
+    assert house.review(game_id) is Reviewed.MORE
+    assert judged_so_far(services, game_id) == 6
+
+    def dies(ruleset: Ruleset[Any], view: dict[str, Any], rng: random.Random) -> Judgement:
+        if len(judge.views) == 7:
+            raise RuntimeError("the worker was stopped")
+        return judge(ruleset, view, rng)
+
+    with pytest.raises(RuntimeError):
+        House(dataclasses.replace(services, judge=dies), review_step_s=2.5, monotonic=Ticking()).review(game_id)
+    assert judged_so_far(services, game_id) == 6, "the progress the last step kept"
+    assert review.review(services, game_id) is None
+    assert made(services, game_id)[-1] is Reviewed.REVIEWED
+    assert services.projections.review(game_id) == whole
+    decisions = len(decoded(whole)["decisions"])
+    assert len(judge.views) == decisions + 1, "each decision judged once, but the one the dead step was judging"
+
+
+def test_a_progress_of_another_format_is_judged_again_and_a_drop_takes_a_progress(services: Services) -> None:
+    game_id = played(services)
+    whole = in_one_go(services, game_id)
+    key = reviews.REVIEWS.progress_key(game_id)
+    services.projections.store.write_progress(key, reviews.FORMAT - 1, 5, b"not decisions", 60)
+    assert services.projections.review_progress(game_id) is None
+    house = House(services, review_step_s=0)
+    assert house.review(game_id) is Reviewed.MORE
+    assert judged_so_far(services, game_id) == 1, "judged from the start"
+    services.projections.drop()
+    assert services.projections.review_progress(game_id) is None
+    assert made(services, game_id, house)[-1] is Reviewed.REVIEWED
+    assert services.projections.review(game_id) == whole
