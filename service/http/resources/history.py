@@ -133,7 +133,10 @@ class Review(MethodView):
     @blp.alt_response(
         202,
         schema=schemas.ReviewPendingSchema,
-        description="the review is being made: ask again after `Retry-After` seconds",
+        description=(
+            "the review is being made (the first read of a finished game's review starts it; the workers make it in"
+            " steps, between the games' moves, in seconds to minutes): ask again after `Retry-After` seconds"
+        ),
         headers=RETRY_AFTER,
         success=True,
     )
