@@ -93,7 +93,8 @@ def holdings(holder: str) -> str:
 
 
 def pending_job(kind: str, game_id: str) -> str:
-    """The id of the one job of a kind (`bot`, `deadline`, `tally`) a game has waiting in the queue."""
+    """The id of the one job of a kind (`bot`, `deadline`, `tally`, `review`: its step pending) a game has waiting in
+    the queue."""
     return f"{PREFIX}:pending:{kind}:{game_id}"
 
 

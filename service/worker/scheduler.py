@@ -10,7 +10,8 @@ replaces the last one's while it is still scheduled. A review is made in steps, 
 second or so: the review's mark is held across them, each step that leaves more to judge handing it on to the next
 (`review_next`, queued at the back of its queue), and the last clears it once the review is kept; a read that finds
 no review queues a first step only if no step is pending, or the one pending is lost (its worker died: it is
-queued again, and goes on from the progress the last step kept).
+queued again, and goes on from the progress the last step kept). A step whose mark another chain holds by then (one
+thought lost that was not) queues no step after it: one chain goes on.
 
 Three queues, taken in order: `syndicate` (games with a human seat, deadlines, tallies, the sweep) before
 `syndicate-bots` (all-bot games): no burst of all-bot games delays a person's game by more than the job at hand;
