@@ -43,22 +43,28 @@ def main() -> None:
     parser.add_argument("--horizon", type=int)
     parser.add_argument("--exploration", type=float)
     parser.add_argument("--lead-weight", type=float)
-    parser.add_argument("--price", type=float)
+    parser.add_argument("--price", type=float, help="every hidden decision's price")
+    parser.add_argument("--prices", help="hidden decisions' prices, as decision=price,...")
     parser.add_argument("--no-evaluate", action="store_true")
     args = parser.parse_args()
 
-    from games import hard, search, selfplay
+    from games import search, selfplay
     from games.registry import RULESETS
 
-    if args.horizon is not None:
-        search.Search.__init__.__defaults__ = (args.horizon,)
     if args.exploration is not None:
         search.EXPLORATION = args.exploration
     if args.lead_weight is not None:
         search.LEAD_WEIGHT = args.lead_weight
-    if args.price is not None:
-        hard.PRICE = args.price
     ruleset = RULESETS[args.ruleset]
+    searching = ruleset.searching
+    if args.horizon is not None:
+        searching = dataclasses.replace(searching, horizon=args.horizon)
+    if args.price is not None:
+        searching = dataclasses.replace(searching, price=args.price, prices={})
+    if args.prices:
+        prices = dict(pair.split("=") for pair in args.prices.split(","))
+        searching = dataclasses.replace(searching, prices={k: float(v) for k, v in prices.items()})
+    ruleset = dataclasses.replace(ruleset, searching=searching)
     if args.no_evaluate:
         ruleset = dataclasses.replace(ruleset, evaluate=None)
     pimc = args.opponent == "pimc"

@@ -304,6 +304,28 @@ class Catalogue:
 
 
 @dataclass(frozen=True)
+class Searching:
+    """How a searching bot (games/search.py, games/hard.py) plays a game, set by the game where the defaults do not
+    suit it.
+
+    - `horizon`: the decisions (a simultaneous one counts once) a search plays from the view before it evaluates
+      the state, in a game that can `evaluate` one.
+    - `prices`: by hidden decision, what a choice foreseen for sure costs, in chances of winning
+      (`games.mixing.strategy`); a decision not named pays `price`. Each is set so that a predictor running the
+      bot's code guesses that kind of choice, over a game's decisions, under 1.5 times as often as a blind guess
+      (tests/games/test_unreadable_bots.py), and no more spread than that asks: the estimates of some decisions
+      differ by a hundredth where others differ by a tenth.
+    """
+
+    horizon: int = 1
+    price: float = 0.15
+    prices: Mapping[str, float] = field(default_factory=dict)
+
+    def price_of(self, decision: str | None) -> float:
+        return self.prices.get(decision, self.price) if decision is not None else self.price
+
+
+@dataclass(frozen=True)
 class Ruleset(Generic[S]):
     """Everything about one game: what the registry lists and what the service calls.
 
@@ -346,6 +368,8 @@ class Ruleset(Generic[S]):
       has no searching bot.
     - `evaluate(state)`: each seat's chance of winning from a state that is not over, estimated cheaply (a number
       from 0 to 1 per seat): where a searching bot stops looking ahead. None: a search plays every game to its end.
+    - `searching`: how a searching bot plays this game (`Searching`): how far it looks before it evaluates, and
+      what it pays for each hidden choice foreseen.
 
     A wait is what a deadline counts from. The table starts a new one when the game awaits a (seat,
     decision) it did not await before, so a simultaneous round stays one wait while its seats decide
@@ -385,6 +409,7 @@ class Ruleset(Generic[S]):
     catalogue: Catalogue = field(default_factory=Catalogue)
     determinize: Callable[[dict[str, Any], random.Random], S] | None = None
     evaluate: Callable[[S], Sequence[float]] | None = None
+    searching: Searching = field(default_factory=Searching)
 
     def move_type(self, name: str) -> type[Move] | None:
         """The move class whose `type` tag is `name`."""

@@ -3,7 +3,8 @@ time budget, and a move from what it found.
 
 A choice the table sees as it is made (a turn played in the open) is the move the search found best. A choice
 nobody sees when it is made (a simultaneous decision) is drawn with the generator it is handed from
-`games.mixing.strategy` over each move's estimated chance of winning, at the price `PRICE`: its code is public,
+`games.mixing.strategy` over each move's estimated chance of winning, at the game's price for that decision
+(`Ruleset.searching`): its code is public,
 and a predictor running it must guess such a choice little better than chance (tests/games/test_unreadable_bots.py).
 
 `judge` says the same for a review: the seat's chance of winning now, each legal move's after it, and the move
@@ -21,19 +22,17 @@ from games.base import Ruleset
 from games.judgement import Judged, Judgement
 from games.search import Budget, Found, search
 
-PRICE = 0.15
-"""What a hidden choice foreseen for sure costs, in chances of winning (see `games.mixing.strategy`)."""
 
-
-def policy_of(found: Found) -> mixing.Mixed:
+def policy_of(ruleset: Ruleset[Any], found: Found) -> mixing.Mixed:
     """The distribution `hard` draws from, given what the search found: a mix over the moves' chances of winning
-    where the choice is hidden, else the best move (most chance, then most visits)."""
+    at the game's price for the decision where the choice is hidden, else the best move (most chance, then most
+    visits)."""
     moves = [estimate.move for estimate in found.moves]
     if len(moves) == 1:
         return mixing.certain(moves[0])
     if found.simultaneous:
         worth = [estimate.win_chance for estimate in found.moves]
-        return mixing.mixed(moves, mixing.strategy(worth, PRICE))
+        return mixing.mixed(moves, mixing.strategy(worth, ruleset.searching.price_of(found.decision)))
     best = max(found.moves, key=lambda e: (e.reward, e.visits))
     return mixing.certain(best.move)
 
@@ -45,7 +44,7 @@ def judge(ruleset: Ruleset[Any], view: dict[str, Any], rng: random.Random, budge
     if not legal:
         raise ValueError("the seat has no move to make")
     found = search(ruleset, view, rng, budget)
-    policy = policy_of(found)
+    policy = policy_of(ruleset, found)
     return Judgement(
         chance=found.win_chance,
         moves=tuple(Judged(e.move, e.win_chance, e.visits) for e in found.moves),
@@ -62,7 +61,7 @@ def hard_policy(ruleset: Ruleset[Any], budget: Budget) -> mixing.Policy:
         legal = view["you"]["legal_moves"]
         if len(legal) == 1:
             return mixing.certain(legal[0])
-        return policy_of(search(ruleset, view, rng, budget))
+        return policy_of(ruleset, search(ruleset, view, rng, budget))
 
     return policy
 

@@ -15,12 +15,12 @@ parts did is not in the key, so the draws share their statistics), as Informatio
 
 At the root, every move of the searching seat is played out in each iteration against the same moves of the
 others and the same luck (common random numbers), so its moves are compared on equal terms; the others' choices
-there, and every choice below, are the tree's. Below the tree a playout plays the game out with random legal
-moves, or, in a game that can `evaluate` a state, up to `HORIZON` decisions from the view and then evaluates it
-(moves nobody has a choice of are played first). The reward is each seat's own: 1 for a win (a shared victory is
-a win for each winner), blended with its score's lead over the best other seat, so that a random playout says
-more than won or lost. Each seat maximizes its own. A decision that drew nothing from its generator always leads
-to the same state, so the search keeps what it led to and meets it again for a look-up.
+there, and every choice below, are the tree's. Below the tree a playout plays the game out with random legal moves,
+or, in a game that can `evaluate` a state, up to its `Searching.horizon` decisions from the view and then evaluates
+it (moves nobody has a choice of are played first). The reward is each seat's own: 1 for a win (a shared victory is
+a win for each winner), blended with its score's lead over the best other seat, so that a random playout says more
+than won or lost. Each seat maximizes its own. A decision that drew nothing from its generator always leads to the
+same state, so the search keeps what it led to and meets it again for a look-up.
 
 Nothing here is replayed from a log (a bot's move is recorded as the command it answered), so the search may read
 the clock its `Budget` is given: it stops when that clock says the budget is spent, or after its iterations.
@@ -45,9 +45,6 @@ EXPLORATION = 0.7
 """UCB1's exploration constant, for rewards between 0 and 1."""
 GAMMA = 0.1
 """Regret matching's exploration: the share of each draw spread evenly over a seat's moves."""
-HORIZON = 1
-"""Decisions (a simultaneous one counts once) played from the view before a game that can `evaluate` a state is
-evaluated rather than played to its end."""
 EVERY_ROOT_MOVER = False
 """Whether every seat deciding at the root (not only this search's) compares all its moves each iteration: in 12
 Gangsters that won no more against smart seats, at half the iterations."""
@@ -184,18 +181,20 @@ class MoveEstimate:
 @dataclass(frozen=True)
 class Found:
     """A search's answer for its seat: each legal move (as the view lists it) with its estimates, the seat's win
-    chance now (over every iteration), and how many iterations it took."""
+    chance now (over every iteration), how many iterations it took, and the decision the seat owes (whether the
+    table sees it made, or only once every seat awaited has made its own)."""
 
     moves: list[MoveEstimate]
     win_chance: float
     iterations: int
     simultaneous: bool
+    decision: str | None = None
 
 
 class Search:
     """One search from one seat's view. `run` grows the tree within a `Budget`; `found` reads the root."""
 
-    def __init__(self, ruleset: Ruleset[Any], view: dict[str, Any], horizon: int = HORIZON) -> None:
+    def __init__(self, ruleset: Ruleset[Any], view: dict[str, Any]) -> None:
         if ruleset.determinize is None:
             raise ValueError(f"{ruleset.id} cannot be searched: it has no determinize")
         self.ruleset = ruleset
@@ -207,7 +206,7 @@ class Search:
         self.determinize = ruleset.determinize
         self.simultaneous = ruleset.simultaneous
         self.evaluate = ruleset.evaluate
-        self.horizon = horizon
+        self.horizon = ruleset.searching.horizon
         self.steps: dict[tuple[Any, int, Move], Any] = {}
         self.settled: dict[Any, tuple[list[float], list[float]]] = {}
 
@@ -390,8 +389,8 @@ class Search:
                 estimates.append(MoveEstimate(body, 0, now, now))
             else:
                 estimates.append(MoveEstimate(body, visits, stats.wins[move] / visits, stats.rewards[move] / visits))
-        together = any(wait["seat"] == self.me and wait.get("simultaneous") for wait in self.view.get("awaiting", ()))
-        return Found(estimates, now, self.iterations, together)
+        owed: dict[str, Any] = next((wait for wait in self.view.get("awaiting", ()) if wait["seat"] == self.me), {})
+        return Found(estimates, now, self.iterations, bool(owed.get("simultaneous")), owed.get("decision"))
 
 
 def _key(body: dict[str, Any]) -> bytes:

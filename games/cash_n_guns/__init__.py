@@ -43,7 +43,7 @@ decision is settled by the table's `move_deadline_s` (a random bot decides); eac
 decision of its own, with its own deadline, even when one standing seat makes every pick.
 """
 
-from games.base import Option, Ruleset
+from games.base import Option, Ruleset, Searching
 from games.cash_n_guns import rules, views
 from games.cash_n_guns.bots import smart_bot
 from games.cash_n_guns.catalogue import CATALOGUE
@@ -88,6 +88,9 @@ RULESET = Ruleset(
     catalogue=CATALOGUE,
     determinize=determinize,
     evaluate=evaluate,
+    # Its estimates of an aim differ by thousandths, of a load by hundredths, of a courage by tenths: one price
+    # for all would leave every aim and load a coin toss (measured with benchmarks/hard_bot.py).
+    searching=Searching(prices={"aim": 0.005, "load": 0.02, "courage": 0.05}),
     options={
         "first_godfather": Option(
             int, None, "the seat that holds the Godfather's desk first (drawn at random if unset)", names_a_seat=True

@@ -75,7 +75,7 @@ table sets `move_deadline_s`, is met by the random bot (at the setup: `keep_hand
 `redeal` for a hand with no mobster).
 """
 
-from games.base import Option, Ruleset
+from games.base import Option, Ruleset, Searching
 from games.mobsters import rules, views
 from games.mobsters.bots import smart_bot
 from games.mobsters.catalogue import CATALOGUE
@@ -117,6 +117,8 @@ RULESET = Ruleset(
     catalogue=CATALOGUE,
     determinize=determinize,
     evaluate=evaluate,
+    # A turn is several phases of open moves: one decision on is too near to tell a good plan from a bad one.
+    searching=Searching(horizon=3),
     options={
         "first_player": Option(int, None, "the seat that plays first (drawn at random if unset)", names_a_seat=True),
         "attendance": Option(bool, False, "the optional attendance rule: each mobster rolls 4-6 to lose its action"),
