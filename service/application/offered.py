@@ -1,8 +1,10 @@
-"""The games offered, as the API describes them: each ruleset's players, options and moves, and its card catalogue."""
+"""The games offered, as the API describes them: each ruleset's players, options, bots and moves, and its card
+catalogue."""
 
 from __future__ import annotations
 
 import inspect
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
@@ -13,6 +15,7 @@ from games.registry import RULESETS
 from games.schema import move_schema
 from games.table import bot_kinds, options_of
 from service.application.errors import RulesetNotFoundError, UnknownRulesetError
+from service.application.services import Services
 
 
 def ruleset_named(ruleset_id: str, in_path: bool = False) -> Ruleset[Any]:
@@ -40,9 +43,21 @@ def summary_of(ruleset: Ruleset[Any]) -> str:
     return " ".join(rules_of(ruleset).split("\n\n", 1)[0].split())
 
 
-def describe(ruleset: Ruleset[Any]) -> dict[str, Any]:
-    """A ruleset as `GET /v1/rulesets` lists it: its players, options, bots and moves (each move's JSON Schema
-    whole, without references, as the OpenAPI document's component of it)."""
+def rulesets(services: Services) -> list[dict[str, Any]]:
+    """Every ruleset as `GET /v1/rulesets` lists it, with each bot kind's rating as the ratings stand now."""
+    ratings = services.projections.ratings
+
+    def rated(ruleset: Ruleset[Any], kind: str) -> dict[str, Any] | None:
+        return ratings.of([ruleset.id], f"bot:{kind}").get(ruleset.id)
+
+    return [describe(r, {kind: rated(r, kind) for kind in bot_kinds(r)}) for r in RULESETS.values()]
+
+
+def describe(ruleset: Ruleset[Any], bot_ratings: Mapping[str, dict[str, Any] | None] | None = None) -> dict[str, Any]:
+    """A ruleset as `GET /v1/rulesets` lists it: its players, options, bots (with their ratings, None for a kind
+    not rated yet) and moves (each move's JSON Schema whole, without references, as the OpenAPI document's
+    component of it)."""
+    rated = bot_ratings or {}
     return {
         "id": ruleset.id,
         "name": ruleset.name,
@@ -63,9 +78,15 @@ def describe(ruleset: Ruleset[Any]) -> dict[str, Any]:
         ],
         "bots": sorted(bot_kinds(ruleset)),
         "bot_descriptions": {kind: DESCRIPTIONS.get(kind, "") for kind in sorted(bot_kinds(ruleset))},
+        "bot_ratings": {kind: _rating_only(rated.get(kind)) for kind in sorted(bot_kinds(ruleset))},
         "move_types": [m.__struct_config__.tag for m in ruleset.moves],
         "moves": {m.__struct_config__.tag: move_schema(m) for m in ruleset.moves},
     }
+
+
+def _rating_only(row: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A leaderboard row without whose it is (the key says)."""
+    return None if row is None else {k: row[k] for k in ("rating", "mu", "sigma", "games", "wins")}
 
 
 def catalogue(ruleset_id: str) -> dict[str, Any]:

@@ -154,6 +154,14 @@ class LeaderboardRowSchema(Schema):
     wins = fields.Integer(required=True, metadata={"description": "rated games won, shared victories included"})
 
 
+class BotRatingSchema(Schema):
+    rating = fields.Float(required=True, metadata={"description": "the conservative rating, mu - 3 sigma"})
+    mu = fields.Float(required=True, metadata={"description": "the estimated skill"})
+    sigma = fields.Float(required=True, metadata={"description": "the uncertainty of the estimate"})
+    games = fields.Integer(required=True, metadata={"description": "rated games played"})
+    wins = fields.Integer(required=True, metadata={"description": "rated games won, shared victories included"})
+
+
 class LeaderboardSchema(Schema):
     ruleset = fields.String(required=True, validate=validate.OneOf(RULESET_IDS))
     players = fields.List(fields.Nested(LeaderboardRowSchema), required=True)
@@ -395,6 +403,16 @@ class RulesetSchema(Schema):
         values=fields.String(),
         required=True,
         metadata={"description": "how each kind of bot in `bots` plays, in a sentence"},
+    )
+    bot_ratings = fields.Dict(
+        keys=fields.String(validate=validate.OneOf(BOTS)),
+        values=fields.Nested(BotRatingSchema, allow_none=True),
+        required=True,
+        metadata={
+            "description": "each kind of bot in `bots` as the leaderboard rates it in this game now (`GET "
+            "/v1/leaderboard?ruleset=<id>`, its row `bot:<kind>`), from the rated games it has played; null until "
+            "it has played one"
+        },
     )
     move_types = fields.List(fields.String(), required=True)
     moves = fields.Dict(

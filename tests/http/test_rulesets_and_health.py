@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 from flask import Flask
 
@@ -32,6 +33,20 @@ def test_rulesets_list_twelve_gangsters_for_three_to_six_players_with_its_option
     play = gangsters["moves"]["play"]
     assert play["properties"]["card"]["type"] == "integer" and play["required"] == ["type", "card"]
     assert "$ref" not in str(play)
+
+
+def test_each_bot_kind_is_listed_with_its_rating_as_the_leaderboard_has_it(api: ApiClient, drain) -> None:
+    def bot_ratings() -> dict[str, Any]:
+        return {r["id"]: r["bot_ratings"] for r in api.http.get("/v1/rulesets").json}["twelve-gangsters"]
+
+    assert bot_ratings() == {"hard": None, "random": None, "smart": None}  # nothing rated yet
+    table = api.create(seats=[{"bot": "smart"}, {"bot": "random"}, {"bot": "random"}])  # secret randomness: rated
+    drain()
+    assert api.game(table)["status"] == "finished"
+    board = api.http.get("/v1/leaderboard?ruleset=twelve-gangsters").json["players"]
+    rated = {row["bot"]: {k: row[k] for k in ("rating", "mu", "sigma", "games", "wins")} for row in board}
+    assert set(rated) == {"random", "smart"} and rated["smart"]["games"] == 1
+    assert bot_ratings() == {"hard": None, **rated}
 
 
 def test_every_integer_option_lists_its_bounds_and_a_bound_is_what_creation_enforces(api: ApiClient) -> None:

@@ -181,6 +181,10 @@ def by_ruleset(shown: str, summary: str) -> Several:
     )
 
 
+def _rating_of(row: dict[str, Any]) -> dict[str, Any]:
+    return {k: row[k] for k in ("rating", "mu", "sigma", "games", "wins")}
+
+
 @cache
 def answers() -> dict[str, dict[int, dict[str, Any]]]:
     """Each operation's example answers: by operationId, status and content type."""
@@ -195,7 +199,15 @@ def answers() -> dict[str, dict[int, dict[str, Any]]]:
         "sigma": 8.16,
         "games": 3,
     }
-    bot = {"rank": 2, "bot": "smart", "name": "bot:smart", "rating": 1.05, "mu": 25.6, "sigma": 8.18, "games": 9}
+    bot: dict[str, Any] = {
+        "rank": 2,
+        "bot": "smart",
+        "name": "bot:smart",
+        "rating": 1.05,
+        "mu": 25.6,
+        "sigma": 8.18,
+        "games": 9,
+    }
     board = {"ruleset": RULESET.id, "players": [{**leader, "wins": 2}, {**bot, "wins": 3}]}
     return {
         "listGames": {200: {JSON: [game["lobby_entry"]]}},
@@ -219,7 +231,7 @@ def answers() -> dict[str, dict[int, dict[str, Any]]]:
             200: {JSON: game["review"]},
             202: {JSON: {"game_id": GAME_ID, "status": "pending", "retry_after_s": review.RETRY_AFTER_S}},
         },
-        "listRulesets": {200: {JSON: [offered.describe(RULESET)]}},
+        "listRulesets": {200: {JSON: [offered.describe(RULESET, {"smart": _rating_of({**bot, "wins": 3})})]}},
         "getCardCatalogue": {200: {JSON: offered.catalogue(RULESET.id)}},
         "getLeaderboard": {200: {JSON: board}},
         "getHealth": {200: {JSON: {"status": "ok", "redis": "ok"}}},

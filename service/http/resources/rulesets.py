@@ -10,6 +10,7 @@ from games.registry import RULESETS
 from service.application import offered
 from service.http import schemas
 from service.http.catalogue_schemas import CatalogueSchema
+from service.http.context import services
 from service.http.parsing import Blueprint
 
 blp = Blueprint("rulesets", __name__, url_prefix="/v1/rulesets", description="The games offered")
@@ -20,8 +21,8 @@ class RulesetCollection(MethodView):
     @blp.doc(operationId="listRulesets")
     @blp.response(200, schemas.RulesetSchema(many=True))
     def get(self) -> Any:
-        """The games offered: players, options and move types"""
-        return [offered.describe(r) for r in RULESETS.values()]
+        """The games offered: players, options, bots and move types"""
+        return offered.rulesets(services())
 
 
 RULESET_ID = {
