@@ -15,8 +15,16 @@ from tests.web.conftest import canonical, click_first_move, create_game, legal_m
 
 def test_twelve_gangsters_is_played_to_the_end_by_clicking_and_watched_live(client: tuple[Page, Watch], worker) -> None:
     page, _ = client
-    game_id = create_game(page, "twelve-gangsters", ["me", "random", "smart"])
+    # Every bot kind the ruleset lists is offered, weakest first, with how it plays; a hard bot takes a seat.
+    page.locator('[data-ruleset="twelve-gangsters"]').click()
+    page.locator('[data-ruleset="twelve-gangsters"][aria-pressed="true"]').wait_for()
+    offered = page.locator('select[data-seat="1"] option').evaluate_all("os => os.map(o => [o.value, o.title])")
+    assert [kind for kind, _ in offered] == ["me", "open", "random", "smart", "hard"]
+    assert all(about for kind, about in offered if kind not in ("me", "open"))
+    game_id = create_game(page, "twelve-gangsters", ["me", "hard", "smart"])
     page.locator("[data-move]").first.wait_for()
+    seated = page.evaluate("async (id) => (await (await fetch(`/v1/games/${id}`)).json()).seats", game_id)
+    assert [seat.get("bot") for seat in seated] == [None, "hard", "smart"]
 
     # Exactly the API's legal moves are buttons: the twelve gangsters of the hand, and nothing else.
     assert canonical(shown_moves(page)) == canonical(legal_moves(page, game_id))

@@ -6,7 +6,8 @@ import { h, rulesetName } from "./dom.js";
 import { t, when } from "./i18n.js";
 
 const STATUSES = ["waiting", "in_progress", "finished"];
-const SEAT_KINDS = ["me", "open", "random", "smart"];
+const PEOPLE = ["me", "open"];
+const BOT_ORDER = ["random", "smart", "hard"]; // weakest first; a kind the service adds comes after these
 const LIST_REFRESH_MS = 5000;
 
 const chosen = { ruleset: null };
@@ -69,15 +70,20 @@ export function howTo(rulesetId, open = false) {
   return details;
 }
 
-function seatRow(index, kind, onchange) {
+// The kinds a seat may be given: a person, or each bot the ruleset lists (`GET /v1/rulesets`), with how it plays.
+function seatKinds(ruleset) {
+  const rank = (kind) => (BOT_ORDER.includes(kind) ? BOT_ORDER.indexOf(kind) : BOT_ORDER.length);
+  const bots = [...ruleset.bots].sort((a, b) => rank(a) - rank(b));
+  return [...PEOPLE.map((kind) => ({ kind })), ...bots.map((kind) => ({ kind, about: ruleset.bot_descriptions[kind] }))];
+}
+
+function seatRow(ruleset, index, kind, onchange) {
   const id = `seat-${index}`;
+  const option = ({ kind: k, about }) =>
+    h("option", { value: k, title: about || null, selected: k === kind ? "" : null }, t(`seat_kind.${k}`));
   return h("li", { class: "seat-row" }, [
     h("label", { for: id }, t("seat_n", { n: index })),
-    h(
-      "select",
-      { id, "data-seat": String(index), onchange },
-      SEAT_KINDS.map((k) => h("option", { value: k, selected: k === kind ? "" : null }, t(`seat_kind.${k}`))),
-    ),
+    h("select", { id, "data-seat": String(index), onchange }, seatKinds(ruleset).map(option)),
   ]);
 }
 
@@ -104,7 +110,7 @@ function createForm(ruleset, app) {
   const kinds = ["me", ...Array(ruleset.min_players - 1).fill("smart")];
   const list = h("ol", { class: "seat-rows", start: "0" });
   const error = h("p", { class: "error", role: "alert" });
-  const draw = () => list.replaceChildren(...kinds.map((k, i) => seatRow(i, k, (e) => (kinds[i] = e.target.value))));
+  const draw = () => list.replaceChildren(...kinds.map((k, i) => seatRow(ruleset, i, k, (e) => (kinds[i] = e.target.value))));
   draw();
   const more = h("button", { type: "button", class: "small" }, t("add_seat"));
   const fewer = h("button", { type: "button", class: "small" }, t("remove_seat"));
