@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 import redis
@@ -130,13 +131,20 @@ def progress(services, table: Table) -> int:
     return 0 if found is None else found[0]
 
 
-def test_a_chain_whose_step_died_with_its_worker_is_queued_again_and_goes_on_from_its_progress(
-    api: ApiClient, drain, step, services, redis_client: redis.Redis
-) -> None:
+def asked_again(api: ApiClient, drain, services) -> tuple[Table, Any]:
+    """A finished game reviewed once, the review dropped by a rebuild and asked for again: the game, and the
+    review it had."""
     table = finished(api, drain)
     first = reviewed(api, table, drain)
     services.projections.rebuild()
     assert api.http.get(f"/v1/games/{table.id}/review").status_code == 202
+    return table, first
+
+
+def test_a_chain_whose_step_died_with_its_worker_is_queued_again_and_goes_on_from_its_progress(
+    api: ApiClient, drain, step, services, redis_client: redis.Redis
+) -> None:
+    table, first = asked_again(api, drain, services)
     for _ in range(3):
         assert step().func_name == REVIEW_JOB
     assert progress(services, table) == 3
@@ -161,10 +169,7 @@ def test_a_chain_whose_step_died_with_its_worker_is_queued_again_and_goes_on_fro
 def test_a_step_run_twice_starts_no_second_chain(
     api: ApiClient, drain, step, services, redis_client: redis.Redis
 ) -> None:
-    table = finished(api, drain)
-    first = reviewed(api, table, drain)
-    services.projections.rebuild()
-    assert api.http.get(f"/v1/games/{table.id}/review").status_code == 202
+    table, first = asked_again(api, drain, services)
     ran = step()
     queue = Queue(REVIEW_QUEUE, connection=redis_client)
     assert queue.count == 1 and progress(services, table) == 1
