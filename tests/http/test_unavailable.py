@@ -43,6 +43,7 @@ def needing_redis(table: Table) -> dict[tuple[str, str], Request]:
         ("GET", f"{game}/result", {}),
         ("GET", f"{game}/review", {}),
         ("GET", "/v1/leaderboard?ruleset=twelve-gangsters", {}),
+        ("GET", "/v1/rulesets", {}),  # with each bot kind's rating
         ("GET", "/readyz", {}),
         ("POST", f"{game}/leave", {"headers": token}),
         ("POST", f"{game}/resign", {"headers": token}),
@@ -71,7 +72,6 @@ def needing_redis(table: Table) -> dict[tuple[str, str], Request]:
 
 WITHOUT_REDIS = {
     "/livez": 200,
-    "/v1/rulesets": 200,
     "/v1/rulesets/mobsters/cards": 200,
     "/openapi.json": 200,
     "/docs": 200,
@@ -81,7 +81,7 @@ WITHOUT_REDIS = {
     "/healthz": 503,
     "/metrics": 200,
 }
-"""Routes that answer without Redis: the catalogue, the docs and the web client's page are code; /healthz keeps
+"""Routes that answer without Redis: the card catalogue, the docs and the web client's page are code; /healthz keeps
 its own body; the metrics are the processes' own (the queue's depth is left out while its Redis is away)."""
 RULE_OF = {
     "/v1/rulesets/mobsters/cards": "/v1/rulesets/<ruleset_id>/cards",
