@@ -15,10 +15,10 @@ from games import mixing
 from games import table as tables
 from games.base import Ruleset
 from games.bots import bot_for, kinds
-from games.hard import hard_policy, judge
+from games.hard import hard_policy, judge, policy_of
 from games.judgement import Judgement
 from games.registry import RULESETS
-from games.search import Budget, search
+from games.search import Budget, Found, MoveEstimate, search
 from games.selfplay import play_out
 from games.twelve_gangsters import RULESET as TWELVE_GANGSTERS
 from games.twelve_gangsters.moves import Play
@@ -212,3 +212,38 @@ def test_an_evaluation_gives_every_seat_a_chance(ruleset: Ruleset[Any]) -> None:
         assert len(chances) == ruleset.min_seats
         assert all(0 <= chance <= 1 for chance in chances)
         assert sum(chances) == pytest.approx(1)
+
+
+def test_a_loaded_card_of_another_seat_changes_nothing_of_hards_choice() -> None:
+    """Ca$h 'n Guns twins: seat 1 loads a Bang! in one and a Click in the other; seat 0, still to load, is shown
+    the same view of both, and `hard` draws from the same distribution."""
+    cash = RULESETS["cash-n-guns"]
+    start = given(cash, created(cash, 4, seed=3))
+    loads = cash.legal_moves(start.rules, 1)
+    assert len({msgspec.json.encode(move) for move in loads}) == 2  # a Bang! and a Click to choose from
+    one, other = (apply(cash, start, tables.play(cash, start, 1, move)) for move in loads)
+    assert one.rules != other.rules
+    view = tables.plain_view(cash, one, 0)
+    assert view == tables.plain_view(cash, other, 0) and view["you"]["legal_moves"]
+    policy = hard_policy(cash, FEW)
+    drawn = policy(view, random.Random(4))
+    assert drawn == policy(tables.plain_view(cash, other, 0), random.Random(4))
+    assert len(drawn) > 1  # a hidden choice: mixed
+
+
+def test_each_hidden_decision_pays_its_games_price() -> None:
+    """The same estimates are a clear call for a Ca$h 'n Guns aim (its estimates differ by thousandths) and a
+    coin toss for a courage (by tenths), and for a 12 Gangsters gangster at its one price."""
+    cash = RULESETS["cash-n-guns"]
+    assert cash.searching.price_of("aim") < cash.searching.price_of("courage")
+    moves = [{"type": "x", "n": 0}, {"type": "x", "n": 1}]
+
+    def found(decision: str) -> Found:
+        estimates = [MoveEstimate(moves[0], 50, 0.30, 0.30), MoveEstimate(moves[1], 50, 0.29, 0.29)]
+        return Found(estimates, 0.3, 100, simultaneous=True, decision=decision)
+
+    assert policy_of(cash, found("aim")) == [(moves[0], mixing.CEILING), (moves[1], pytest.approx(1 - mixing.CEILING))]
+    assert policy_of(cash, found("courage")) == [(moves[0], 0.5), (moves[1], 0.5)]
+    assert policy_of(TWELVE_GANGSTERS, found("play")) == [(moves[0], 0.5), (moves[1], 0.5)]
+    in_the_open = dataclasses.replace(found("take"), simultaneous=False)
+    assert policy_of(cash, in_the_open) == [(moves[0], 1.0)]
