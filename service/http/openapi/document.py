@@ -97,7 +97,7 @@ BODY_PARSED = frozenset({"post"})
 
 NOT_RATE_LIMITED = frozenset({"getHealth", "getLiveness", "getReadiness", "getMetrics"})
 """The operations service/http/app.py exempts from the rate limit: probes must never be refused."""
-WITHOUT_REDIS = frozenset({"listRulesets", "getCardCatalogue", "getLiveness", "getHealth", "getMetrics"})
+WITHOUT_REDIS = frozenset({"getCardCatalogue", "getLiveness", "getHealth", "getMetrics"})
 """The operations that answer without Redis (/healthz answers its own 503 body, documented on the route)."""
 
 PROBLEM = "application/problem+json"
