@@ -309,7 +309,7 @@ class Searching:
     suit it.
 
     - `horizon`: the decisions (a simultaneous one counts once) a search plays from the view before it evaluates
-      the state, in a game that can `evaluate` one.
+      the state, in a game that can `evaluate` one; `horizons`, by the number of seats, where that differs.
     - `prices`: by hidden decision, what a choice foreseen for sure costs, in chances of winning
       (`games.mixing.strategy`); a decision not named pays `price`. Each is set so that a predictor running the
       bot's code guesses that kind of choice, over a game's decisions, under 1.5 times as often as a blind guess
@@ -318,8 +318,12 @@ class Searching:
     """
 
     horizon: int = 1
+    horizons: Mapping[int, int] = field(default_factory=dict)
     price: float = 0.15
     prices: Mapping[str, float] = field(default_factory=dict)
+
+    def horizon_at(self, seats: int) -> int:
+        return self.horizons.get(seats, self.horizon)
 
     def price_of(self, decision: str | None) -> float:
         return self.prices.get(decision, self.price) if decision is not None else self.price

@@ -16,7 +16,7 @@ parts did is not in the key, so the draws share their statistics), as Informatio
 At the root, every move of the searching seat is played out in each iteration against the same moves of the
 others and the same luck (common random numbers), so its moves are compared on equal terms; the others' choices
 there, and every choice below, are the tree's. Below the tree a playout plays the game out with random legal moves,
-or, in a game that can `evaluate` a state, up to its `Searching.horizon` decisions from the view and then evaluates
+or, in a game that can `evaluate` a state, up to its `Searching` horizon's decisions from the view and then evaluates
 it (moves nobody has a choice of are played first). The reward is each seat's own: 1 for a win (a shared victory is
 a win for each winner), blended with its score's lead over the best other seat, so that a random playout says more
 than won or lost. Each seat maximizes its own. A decision that drew nothing from its generator always leads to the
@@ -206,7 +206,7 @@ class Search:
         self.determinize = ruleset.determinize
         self.simultaneous = ruleset.simultaneous
         self.evaluate = ruleset.evaluate
-        self.horizon = ruleset.searching.horizon
+        self.horizon = ruleset.searching.horizon_at(len(view["seats"]))
         self.steps: dict[tuple[Any, int, Move], Any] = {}
         self.settled: dict[Any, tuple[list[float], list[float]]] = {}
 

@@ -117,8 +117,10 @@ RULESET = Ruleset(
     catalogue=CATALOGUE,
     determinize=determinize,
     evaluate=evaluate,
-    # A turn is several phases of open moves: one decision on is too near to tell a good plan from a bad one.
-    searching=Searching(horizon=3),
+    # A turn is several phases of open moves: between two seats, one decision on is too near to tell a good plan
+    # from a bad one; with more seats, three is too far for the few draws a decision affords (benchmarks/hard_bot.py:
+    # three seats, 45 games, 0.87 of a fair share at one, 0.27 at three).
+    searching=Searching(horizons={2: 3}),
     options={
         "first_player": Option(int, None, "the seat that plays first (drawn at random if unset)", names_a_seat=True),
         "attendance": Option(bool, False, "the optional attendance rule: each mobster rolls 4-6 to lose its action"),

@@ -18,7 +18,7 @@ from games.bots import bot_for, kinds
 from games.hard import hard_policy, judge, policy_of
 from games.judgement import Judgement
 from games.registry import RULESETS
-from games.search import Budget, Found, MoveEstimate, search
+from games.search import Budget, Found, MoveEstimate, Search, search
 from games.selfplay import play_out
 from games.twelve_gangsters import RULESET as TWELVE_GANGSTERS
 from games.twelve_gangsters.moves import Play
@@ -247,3 +247,12 @@ def test_each_hidden_decision_pays_its_games_price() -> None:
     assert policy_of(TWELVE_GANGSTERS, found("play")) == [(moves[0], 0.5), (moves[1], 0.5)]
     in_the_open = dataclasses.replace(found("take"), simultaneous=False)
     assert policy_of(cash, in_the_open) == [(moves[0], 1.0)]
+
+
+def test_a_search_looks_as_far_as_its_game_says_for_the_seats_at_the_table() -> None:
+    """Mobsters looks three decisions on between two seats, one with more (games/mobsters/__init__.py)."""
+    mobsters = RULESETS["mobsters"]
+    for seats, horizon in ((2, 3), (3, 1), (4, 1)):
+        view = tables.plain_view(mobsters, given(mobsters, created(mobsters, seats, seed=1)), 0)
+        assert Search(mobsters, view).horizon == horizon
+    assert Search(TWELVE_GANGSTERS, tables.plain_view(TWELVE_GANGSTERS, twins()[0], 0)).horizon == 1
