@@ -69,6 +69,9 @@ class Ratings(ReadModel, Protocol):
     def of(self, rulesets: Iterable[str], who: str) -> dict[str, dict[str, Any]]:
         """An identity's rating in each ruleset it has played."""
 
+    def rows(self, ruleset: str, whos: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """The ratings of these identities in one ruleset, each that has played it, in one read."""
+
 
 class Rating(msgspec.Struct, frozen=True, kw_only=True):
     name: str
@@ -296,9 +299,13 @@ class RedisRatings(RatedGames):
         if offset >= total:
             return total, []
         ids = [i.decode() for i in self.redis.zrevrange(board_key(ruleset), offset, offset + limit - 1)]  # type: ignore[union-attr]
-        found = self.redis.hmget(ratings_key(ruleset), ids) if ids else []
-        rows = [row(i, msgspec.json.decode(r, type=Rating)) for i, r in zip(ids, found, strict=True) if r]
+        found = self.rows(ruleset, ids)
+        rows = [found[i] for i in ids if i in found]
         return total, [{"rank": offset + n + 1, **r} for n, r in enumerate(rows)]
+
+    def rows(self, ruleset: str, whos: Sequence[str]) -> dict[str, dict[str, Any]]:
+        found: Any = self.redis.hmget(ratings_key(ruleset), list(whos)) if whos else []
+        return {who: row(who, msgspec.json.decode(r, type=Rating)) for who, r in zip(whos, found, strict=True) if r}
 
     def of(self, rulesets: Iterable[str], who: str) -> dict[str, dict[str, Any]]:
         """An identity's rating in each ruleset it has played."""
@@ -360,9 +367,18 @@ class MemoryRatings(RatedGames):
         with self._guard:
             return {r: row(who, self._ratings[r][who]) for r in rulesets if who in self._ratings.get(r, {})}
 
+    def rows(self, ruleset: str, whos: Sequence[str]) -> dict[str, dict[str, Any]]:
+        with self._guard:
+            rated = self._ratings.get(ruleset, {})
+            return {who: row(who, rated[who]) for who in whos if who in rated}
+
 
 def ratings_args(ratings: Mapping[str, Rating]) -> list[Any]:
     return [item for who, r in ratings.items() for item in (who, encode(r), r.ordinal)]
+
+
+RATING_FIELDS = ("rating", "mu", "sigma", "games", "wins")
+"""What a row says of a rating, whoever's it is."""
 
 
 def row(who: str, rating: Rating) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from games.bots import DESCRIPTIONS
 from games.registry import RULESETS
 from games.schema import move_schema
 from games.table import bot_kinds, options_of
+from projections.ratings import RATING_FIELDS
 from service.application.errors import RulesetNotFoundError, UnknownRulesetError
 from service.application.services import Services
 
@@ -47,10 +48,12 @@ def rulesets(services: Services) -> list[dict[str, Any]]:
     """Every ruleset as `GET /v1/rulesets` lists it, with each bot kind's rating as the ratings stand now."""
     ratings = services.projections.ratings
 
-    def rated(ruleset: Ruleset[Any], kind: str) -> dict[str, Any] | None:
-        return ratings.of([ruleset.id], f"bot:{kind}").get(ruleset.id)
+    def rated(ruleset: Ruleset[Any]) -> dict[str, dict[str, Any] | None]:
+        kinds = sorted(bot_kinds(ruleset))
+        found = ratings.rows(ruleset.id, [f"bot:{kind}" for kind in kinds])
+        return {kind: found.get(f"bot:{kind}") for kind in kinds}
 
-    return [describe(r, {kind: rated(r, kind) for kind in bot_kinds(r)}) for r in RULESETS.values()]
+    return [describe(r, rated(r)) for r in RULESETS.values()]
 
 
 def describe(ruleset: Ruleset[Any], bot_ratings: Mapping[str, dict[str, Any] | None] | None = None) -> dict[str, Any]:
@@ -78,15 +81,15 @@ def describe(ruleset: Ruleset[Any], bot_ratings: Mapping[str, dict[str, Any] | N
         ],
         "bots": sorted(bot_kinds(ruleset)),
         "bot_descriptions": {kind: DESCRIPTIONS.get(kind, "") for kind in sorted(bot_kinds(ruleset))},
-        "bot_ratings": {kind: _rating_only(rated.get(kind)) for kind in sorted(bot_kinds(ruleset))},
+        "bot_ratings": {kind: rating_only(rated.get(kind)) for kind in sorted(bot_kinds(ruleset))},
         "move_types": [m.__struct_config__.tag for m in ruleset.moves],
         "moves": {m.__struct_config__.tag: move_schema(m) for m in ruleset.moves},
     }
 
 
-def _rating_only(row: dict[str, Any] | None) -> dict[str, Any] | None:
+def rating_only(row: dict[str, Any] | None) -> dict[str, Any] | None:
     """A leaderboard row without whose it is (the key says)."""
-    return None if row is None else {k: row[k] for k in ("rating", "mu", "sigma", "games", "wins")}
+    return None if row is None else {k: row[k] for k in RATING_FIELDS}
 
 
 def catalogue(ruleset_id: str) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, pre_load, validate, validates_schema
 
 from service.http.parsing import StrictInteger
-from service.http.schemas import RULESET_IDS, LobbyEntrySchema, TicketSchema, player_name, timestamp
+from service.http.schemas import RULESET_IDS, LobbyEntrySchema, RatingSchema, TicketSchema, player_name, timestamp
 
 
 class RegisterPlayerSchema(Schema):
@@ -33,14 +33,6 @@ class RegisteredPlayerSchema(IssuedTokenSchema):
     player_id = fields.String(required=True)
     name = fields.String(required=True)
     created_at = timestamp(required=True)
-
-
-class RatingSchema(Schema):
-    rating = fields.Float(required=True, metadata={"description": "the conservative rating, mu - 3 sigma"})
-    mu = fields.Float(required=True)
-    sigma = fields.Float(required=True, metadata={"description": "the uncertainty"})
-    games = fields.Integer(required=True)
-    wins = fields.Integer(required=True)
 
 
 class PlayerSchema(Schema):

@@ -142,24 +142,21 @@ class LeaderboardQuerySchema(Schema):
     ruleset = fields.String(required=True, metadata={"enum": RULESET_IDS})
 
 
-class LeaderboardRowSchema(Schema):
+class RatingSchema(Schema):
+    """A rating in one ruleset: a player's, a bot kind's, a leaderboard row's."""
+
+    rating = fields.Float(required=True, metadata={"description": "the conservative rating, mu - 3 sigma"})
+    mu = fields.Float(required=True, metadata={"description": "the estimated skill"})
+    sigma = fields.Float(required=True, metadata={"description": "the uncertainty of the estimate"})
+    games = fields.Integer(required=True, metadata={"description": "rated games played"})
+    wins = fields.Integer(required=True, metadata={"description": "rated games won, shared victories included"})
+
+
+class LeaderboardRowSchema(RatingSchema):
     rank = fields.Integer(required=True)
     player = fields.String(metadata={"description": "a player's id (a bot's row has `bot` instead)"})
     bot = fields.String(validate=validate.OneOf(BOTS), metadata={"description": "a bot's kind"})
     name = fields.String(required=True, metadata={"description": "the player's name, or bot:<kind>"})
-    rating = fields.Float(required=True, metadata={"description": "the conservative rating, mu - 3 sigma"})
-    mu = fields.Float(required=True, metadata={"description": "the estimated skill"})
-    sigma = fields.Float(required=True, metadata={"description": "the uncertainty of the estimate"})
-    games = fields.Integer(required=True, metadata={"description": "rated games played"})
-    wins = fields.Integer(required=True, metadata={"description": "rated games won, shared victories included"})
-
-
-class BotRatingSchema(Schema):
-    rating = fields.Float(required=True, metadata={"description": "the conservative rating, mu - 3 sigma"})
-    mu = fields.Float(required=True, metadata={"description": "the estimated skill"})
-    sigma = fields.Float(required=True, metadata={"description": "the uncertainty of the estimate"})
-    games = fields.Integer(required=True, metadata={"description": "rated games played"})
-    wins = fields.Integer(required=True, metadata={"description": "rated games won, shared victories included"})
 
 
 class LeaderboardSchema(Schema):
@@ -406,7 +403,7 @@ class RulesetSchema(Schema):
     )
     bot_ratings = fields.Dict(
         keys=fields.String(validate=validate.OneOf(BOTS)),
-        values=fields.Nested(BotRatingSchema, allow_none=True),
+        values=fields.Nested(RatingSchema, allow_none=True),
         required=True,
         metadata={
             "description": "each kind of bot in `bots` as the leaderboard rates it in this game now (`GET "

@@ -181,10 +181,6 @@ def by_ruleset(shown: str, summary: str) -> Several:
     )
 
 
-def _rating_of(row: dict[str, Any]) -> dict[str, Any]:
-    return {k: row[k] for k in ("rating", "mu", "sigma", "games", "wins")}
-
-
 @cache
 def answers() -> dict[str, dict[int, dict[str, Any]]]:
     """Each operation's example answers: by operationId, status and content type."""
@@ -231,7 +227,7 @@ def answers() -> dict[str, dict[int, dict[str, Any]]]:
             200: {JSON: game["review"]},
             202: {JSON: {"game_id": GAME_ID, "status": "pending", "retry_after_s": review.RETRY_AFTER_S}},
         },
-        "listRulesets": {200: {JSON: [offered.describe(RULESET, {"smart": _rating_of({**bot, "wins": 3})})]}},
+        "listRulesets": {200: {JSON: [offered.describe(RULESET, {"smart": offered.rating_only({**bot, "wins": 3})})]}},
         "getCardCatalogue": {200: {JSON: offered.catalogue(RULESET.id)}},
         "getLeaderboard": {200: {JSON: board}},
         "getHealth": {200: {JSON: {"status": "ok", "redis": "ok"}}},
