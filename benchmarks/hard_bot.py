@@ -46,6 +46,8 @@ def main() -> None:
     parser.add_argument("--price", type=float, help="every hidden decision's price")
     parser.add_argument("--prices", help="hidden decisions' prices, as decision=price,...")
     parser.add_argument("--no-evaluate", action="store_true")
+    parser.add_argument("--no-model", action="store_true", help="search the other seats' choices, not model them")
+    parser.add_argument("--pure", action="store_true", help="hidden choices unmixed: the best estimate, always")
     args = parser.parse_args()
 
     from games import search, selfplay
@@ -65,6 +67,14 @@ def main() -> None:
         prices = dict(pair.split("=") for pair in args.prices.split(","))
         searching = dataclasses.replace(searching, prices={k: float(v) for k, v in prices.items()})
     ruleset = dataclasses.replace(ruleset, searching=searching)
+    if args.no_model:
+        searching = dataclasses.replace(searching, model=None)
+    if args.pure:
+        from games import mixing
+
+        mixing.most = lambda k: 1.0  # type: ignore[assignment]
+        searching = dataclasses.replace(searching, price=0.0, prices={})
+        ruleset = dataclasses.replace(ruleset, searching=searching)
     if args.no_evaluate:
         ruleset = dataclasses.replace(ruleset, evaluate=None)
     pimc = args.opponent == "pimc"

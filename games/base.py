@@ -310,6 +310,11 @@ class Searching:
 
     - `horizon`: the decisions (a simultaneous one counts once) a search plays from the view before it evaluates
       the state, in a game that can `evaluate` one; `horizons`, by the number of seats, where that differs.
+    - `model`: how the search expects every other seat to make the decision it searches from, a policy of that
+      seat's own view of each state drawn (the game's `smart` bot: a sensible player), so that the search answers
+      likely choices rather than any choice alike (None: each seat's choice is searched like the others').
+    - `modelled`: the decisions `hard` leaves to the model rather than the search: those where the model was
+      measured the stronger (the search still weighs them when another decision looks ahead through them).
     - `prices`: by hidden decision, what a choice foreseen for sure costs, in chances of winning
       (`games.mixing.strategy`); a decision not named pays `price`. Each is set so that a predictor running the
       bot's code guesses that kind of choice, over a game's decisions, under 1.5 times as often as a blind guess
@@ -319,6 +324,8 @@ class Searching:
 
     horizon: int = 1
     horizons: Mapping[int, int] = field(default_factory=dict)
+    model: Callable[[dict[str, Any], random.Random], list[tuple[dict[str, Any], float]]] | None = None
+    modelled: frozenset[str] = frozenset()
     price: float = 0.15
     prices: Mapping[str, float] = field(default_factory=dict)
 

@@ -25,16 +25,29 @@ from games.search import Budget, Found, search
 
 def policy_of(ruleset: Ruleset[Any], found: Found) -> mixing.Mixed:
     """The distribution `hard` draws from, given what the search found: a mix over the moves' chances of winning
-    at the game's price for the decision where the choice is hidden, else the best move (most chance, then most
-    visits)."""
+    at the game's price for the decision where the choice is hidden, else the best move of those played out (most
+    chance, then most visits)."""
     moves = [estimate.move for estimate in found.moves]
     if len(moves) == 1:
         return mixing.certain(moves[0])
     if found.simultaneous:
         worth = [estimate.win_chance for estimate in found.moves]
         return mixing.mixed(moves, mixing.strategy(worth, ruleset.searching.price_of(found.decision)))
-    best = max(found.moves, key=lambda e: (e.reward, e.visits))
+    best = max(found.moves, key=lambda e: (e.visits > 0, e.reward, e.visits))
     return mixing.certain(best.move)
+
+
+def owed(view: dict[str, Any]) -> str | None:
+    """The decision the view's seat owes."""
+    seat = view["you"]["seat"]
+    return next((wait["decision"] for wait in view.get("awaiting", ()) if wait["seat"] == seat), None)
+
+
+def left_to_model(ruleset: Ruleset[Any], view: dict[str, Any]) -> mixing.Policy | None:
+    """The game's model, where `hard` makes this view's decision as the model would, without a search
+    (`Searching.modelled`); else None."""
+    searching = ruleset.searching
+    return searching.model if owed(view) in searching.modelled else None
 
 
 def judge(ruleset: Ruleset[Any], view: dict[str, Any], rng: random.Random, budget: Budget) -> Judgement:
@@ -44,7 +57,8 @@ def judge(ruleset: Ruleset[Any], view: dict[str, Any], rng: random.Random, budge
     if not legal:
         raise ValueError("the seat has no move to make")
     found = search(ruleset, view, rng, budget)
-    policy = policy_of(ruleset, found)
+    model = left_to_model(ruleset, view)
+    policy = model(view, rng) if model is not None else policy_of(ruleset, found)
     return Judgement(
         chance=found.win_chance,
         moves=tuple(Judged(e.move, e.win_chance, e.visits) for e in found.moves),
@@ -61,6 +75,9 @@ def hard_policy(ruleset: Ruleset[Any], budget: Budget) -> mixing.Policy:
         legal = view["you"]["legal_moves"]
         if len(legal) == 1:
             return mixing.certain(legal[0])
+        model = left_to_model(ruleset, view)
+        if model is not None:
+            return model(view, rng)
         return policy_of(ruleset, search(ruleset, view, rng, budget))
 
     return policy

@@ -13,6 +13,11 @@ parts did is not in the key, so the draws share their statistics), as Informatio
   move is then played, and its child is the next node. Regret matching tends to the equilibrium mix where a best
   reply would be read and punished.
 
+At the root, a game with a `model` (its `Searching`) does not search the other seats' choices: it expects each to
+choose as the model would from that seat's own view of the state drawn (the house's `smart` bot: a sensible
+player), so the search answers the choices likely at a table rather than every choice alike. Against seats that
+play well that is worth more than a search of their choices within the budget can find (README: what `hard` wins).
+
 At the root, every move of the searching seat is played out in each iteration against the same moves of the
 others and the same luck (common random numbers), so its moves are compared on equal terms; the others' choices
 there, and every choice below, are the tree's. Below the tree a playout plays the game out with random legal moves,
@@ -48,6 +53,8 @@ GAMMA = 0.1
 EVERY_ROOT_MOVER = False
 """Whether every seat deciding at the root (not only this search's) compares all its moves each iteration: in 12
 Gangsters that won no more against smart seats, at half the iterations."""
+COMPARED = 24
+"""The most moves of a turn the root plays out an iteration (a Mobsters hit may offer hundreds)."""
 LEAD_WEIGHT = 0.3
 """How much of the reward at a game's end is the seat's score lead (scaled to [0, 1]) rather than the win itself:
 a random playout's win says little, its lead a little more."""
@@ -207,8 +214,13 @@ class Search:
         self.simultaneous = ruleset.simultaneous
         self.evaluate = ruleset.evaluate
         self.horizon = ruleset.searching.horizon_at(len(view["seats"]))
+        self.model = ruleset.searching.model
+        self.expected: dict[Any, tuple[list[Move], list[float]]] = {}
         self.steps: dict[tuple[Any, int, Move], Any] = {}
         self.settled: dict[Any, tuple[list[float], list[float]]] = {}
+        self.deadline: float | None = None
+        self.preferred: set[Move] | None = None
+        self.clock: Callable[[], float] = time.perf_counter
 
     def run(self, rng: random.Random, budget: Budget) -> None:
         """Iterate until the budget is spent, or would be by one more iteration as long as the mean one so far
@@ -217,6 +229,7 @@ class Search:
         cap = budget.iterations
         start = budget.clock() if budget.ms is not None else 0.0
         deadline = None if budget.ms is None else start + budget.ms / 1000
+        self.deadline, self.clock = deadline, budget.clock
         done = 0
         while cap is None or done < cap:
             if deadline is not None and done > 0:
@@ -255,6 +268,10 @@ class Search:
                 if node is None:
                     chosen.append((seat, rng.choice(legal)))
                     continue
+                if seat != self.me and self.model is not None:
+                    moves, chances = self.expect(state, seat, rng)
+                    chosen.append((seat, rng.choices(moves, chances)[0]))
+                    continue
                 stats = node.choices.get(seat)
                 if stats is None:
                     stats = node.choices[seat] = Stats()
@@ -281,6 +298,40 @@ class Search:
             if together:
                 stats.regret_update(offered, move, chance, rewards[seat])
 
+    def playout_move(self, state: Any, seat: int, rng: random.Random) -> Move:
+        """A move below the tree: the model's, where the game has one, else one at random."""
+        if self.model is None:
+            return rng.choice(self.ruleset.legal_moves(state, seat))
+        moves, chances = self.expect(state, seat, rng)
+        return rng.choices(moves, chances)[0]
+
+    def expect(self, state: Any, seat: int, rng: random.Random) -> tuple[list[Move], list[float]]:
+        """How the game's `model` expects `seat` to choose in this drawn state: from that seat's own view of it,
+        worked out once for each view (the draws that differ only in what the seat cannot see share it)."""
+        assert self.model is not None
+        found = self.expected.get((seat, state))
+        if found is None:
+            view = self.seat_view(state, seat)
+            key = _key(view)
+            found = self.expected.get(key)
+            if found is None:
+                mixed = self.model(view, random.Random(rng.getrandbits(64)))
+                found = [self.ruleset.parse_move(body) for body, _ in mixed], [chance for _, chance in mixed]
+                self.expected[key] = found
+            self.expected[(seat, state)] = found
+        return found
+
+    def seat_view(self, state: Any, seat: int) -> dict[str, Any]:
+        """What `seat` would be shown of this state, in the shape a bot reads (`state` and `you`)."""
+        ruleset = self.ruleset
+        own = msgspec.to_builtins(ruleset.you(state, seat))
+        legal = msgspec.to_builtins(ruleset.legal_moves(state, seat))
+        return {
+            **self.view,
+            "state": msgspec.to_builtins(ruleset.view(state, seat)),
+            "you": {"seat": seat, **own, "legal_moves": legal},
+        }
+
     def compare(
         self,
         state: Any,
@@ -290,7 +341,9 @@ class Search:
         seed: int,
     ) -> None:
         """Each root mover's every move played out in place of its own in `chosen`, the others' moves and the
-        luck the same; regret matching then learns from every move's reward, not only the one drawn."""
+        luck the same; regret matching then learns from every move's reward, not only the one drawn. A turn of
+        more than `COMPARED` moves has that many of them played out, the next ones in turn each iteration, and
+        no more once the budget's clock has run out: one iteration of such a turn never holds a decision up long."""
         luck = Luck(seed)
         start = luck.getstate()
         for seat, stats, legal in root:
@@ -298,14 +351,33 @@ class Search:
             # The others' moves first, once: in a simultaneous decision no seat's move changes another's options.
             before = self.play(state, [(other, move) for other, move in chosen if other != seat], luck)
             same = luck.getstate()
-            rewards = []
-            for move in legal:
+            played, watched = legal, False
+            if not together and len(legal) > COMPARED:
+                watched = self.deadline is not None
+                ranked = self.ranked(legal, seat)
+                first = self.iterations * COMPARED
+                played = [ranked[(first + i) % len(ranked)] for i in range(COMPARED)]
+            rewards: list[float] = []
+            for move in played:
+                if watched and rewards and self.clock() > self.deadline:  # type: ignore[operator]
+                    break
                 luck.setstate(same)
                 reward, win = self.outcome(self.play(before, [(seat, move)], luck), 1, luck)
                 stats.update(move, reward[seat], win[seat])
                 rewards.append(reward[seat])
-            if together:
+            if together and len(rewards) == len(legal):
                 stats.regret_full(legal, rewards)
+
+    def ranked(self, legal: list[Move], seat: int) -> list[Move]:
+        """The moves of a long turn in the order they are played out: those the model would make from the view
+        first, so that a decision cut short by its budget has weighed them."""
+        if self.model is None or seat != self.me:
+            return legal
+        if self.preferred is None:
+            mixed = self.model(self.view, random.Random(self.iterations))
+            self.preferred = {self.ruleset.parse_move(body) for body, _ in mixed}
+        preferred = self.preferred
+        return sorted(legal, key=lambda move: move not in preferred)
 
     def ended(self, state: Any, steps: int) -> bool:
         """Whether to stop: the game is over, or it can be evaluated and the horizon is reached."""
@@ -337,7 +409,7 @@ class Search:
         while not self.ended(state, steps):
             steps += 1
             movers, _ = self.movers(ruleset.awaiting(state))
-            state = self.play(state, [(seat, rng.choice(ruleset.legal_moves(state, seat))) for seat in movers], rng)
+            state = self.play(state, [(seat, self.playout_move(state, seat, rng)) for seat in movers], rng)
         known = self.settled.get(state)
         if known is None:
             rng.drawn = False

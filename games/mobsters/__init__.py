@@ -77,7 +77,7 @@ table sets `move_deadline_s`, is met by the random bot (at the setup: `keep_hand
 
 from games.base import Option, Ruleset, Searching
 from games.mobsters import rules, views
-from games.mobsters.bots import smart_bot
+from games.mobsters.bots import smart_bot, smart_policy
 from games.mobsters.catalogue import CATALOGUE
 from games.mobsters.determinize import determinize
 from games.mobsters.evaluate import evaluate
@@ -120,7 +120,7 @@ RULESET = Ruleset(
     # A turn is several phases of open moves: between two seats, one decision on is too near to tell a good plan
     # from a bad one; with more seats, three is too far for the few draws a decision affords (benchmarks/hard_bot.py:
     # three seats, 45 games, 0.87 of a fair share at one, 0.27 at three).
-    searching=Searching(horizons={2: 3}),
+    searching=Searching(horizons={2: 3}, model=smart_policy),
     options={
         "first_player": Option(int, None, "the seat that plays first (drawn at random if unset)", names_a_seat=True),
         "attendance": Option(bool, False, "the optional attendance rule: each mobster rolls 4-6 to lose its action"),

@@ -9,9 +9,9 @@ number of successful heists, then shared. The first Boss is `options.first_boss`
 (The rulebook's example printed "= 36 M$" for face-up 2, 5, 4, 6, 10, 11: that is 38, as scored here.)
 """
 
-from games.base import Option, Ruleset
+from games.base import Option, Ruleset, Searching
 from games.twelve_gangsters import rules, views
-from games.twelve_gangsters.bots import smart_bot
+from games.twelve_gangsters.bots import smart_bot, smart_policy
 from games.twelve_gangsters.catalogue import CATALOGUE
 from games.twelve_gangsters.determinize import determinize
 from games.twelve_gangsters.evaluate import evaluate
@@ -51,6 +51,7 @@ RULESET = Ruleset(
     catalogue=CATALOGUE,
     determinize=determinize,
     evaluate=evaluate,
+    searching=Searching(model=smart_policy),
     options={
         "first_boss": Option(
             int,

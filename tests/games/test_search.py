@@ -15,6 +15,7 @@ from games import mixing
 from games import table as tables
 from games.base import Ruleset
 from games.bots import bot_for, kinds
+from games.cash_n_guns.bots import smart_policy
 from games.hard import hard_policy, judge, policy_of
 from games.judgement import Judgement
 from games.registry import RULESETS
@@ -256,3 +257,63 @@ def test_a_search_looks_as_far_as_its_game_says_for_the_seats_at_the_table() -> 
         view = tables.plain_view(mobsters, given(mobsters, created(mobsters, seats, seed=1)), 0)
         assert Search(mobsters, view).horizon == horizon
     assert Search(TWELVE_GANGSTERS, tables.plain_view(TWELVE_GANGSTERS, twins()[0], 0)).horizon == 1
+
+
+@pytest.mark.parametrize("ruleset", SEARCHED, ids=lambda r: r.id)
+def test_the_model_reads_each_other_seat_as_the_table_shows_it(ruleset: Ruleset[Any]) -> None:
+    """The search asks its game's model how another seat would choose from what that seat is shown: the view it
+    builds of a state is the table's own, for every seat, all through a game."""
+    checked = 0
+
+    def watch(table: tables.Table[Any], seat: int, body: dict[str, Any]) -> None:
+        nonlocal checked
+        searching = Search(ruleset, tables.plain_view(ruleset, table, seat))
+        for other in range(len(table.seats)):
+            shown = tables.plain_view(ruleset, table, other, house=True)
+            built = searching.seat_view(table.rules, other)
+            assert (built["state"], built["you"]) == (shown["state"], shown["you"])
+            checked += 1
+
+    play_out(ruleset, ["smart"] * ruleset.min_seats, 2, watch)
+    assert checked > 20
+
+
+def test_the_search_answers_the_choices_its_model_expects() -> None:
+    """In the second round of twins(), seat 1 is the Boss. Expected to play its 1, the Boss is stopped by a 1,
+    and every higher gangster of seat 0 is stopped; expected to play its 12, every gangster succeeds and the 12
+    also stops the Boss. The search's best move follows the model."""
+    table = twins()[0]
+    view = tables.plain_view(TWELVE_GANGSTERS, table, 0)
+    assert view["state"]["boss"] == 1
+
+    def expecting(boss_card: int) -> Ruleset[Any]:
+        def model(seen: dict[str, Any], rng: random.Random) -> mixing.Mixed:
+            card = boss_card if seen["you"]["seat"] == 1 else min(seen["you"]["hand"])
+            return mixing.certain({"type": "play", "card": card})
+
+        searching = dataclasses.replace(TWELVE_GANGSTERS.searching, model=model)
+        return dataclasses.replace(TWELVE_GANGSTERS, searching=searching)
+
+    for boss_card in (1, 12):
+        found = search(expecting(boss_card), view, random.Random(2), FEW)
+        best = max(found.moves, key=lambda e: e.win_chance)
+        assert best.move == {"type": "play", "card": boss_card}, boss_card
+
+
+def test_hard_leaves_the_decisions_its_game_names_to_the_model() -> None:
+    """A game that leaves its loot sharing to its model (smart): `hard`'s distribution for a take is the model's."""
+    plain = RULESETS["cash-n-guns"]
+    searching = dataclasses.replace(plain.searching, model=smart_policy, modelled=frozenset({"take"}))
+    cash = dataclasses.replace(plain, searching=searching)
+    taken = []
+
+    def watch(table: tables.Table[Any], seat: int, body: dict[str, Any]) -> None:
+        view = tables.plain_view(cash, table, seat)
+        if len(view["you"]["legal_moves"]) > 1 and view["you"]["legal_moves"][0]["type"] == "take":
+            taken.append(view)
+
+    play_out(cash, ["smart"] * 4, 1, watch)
+    assert taken
+    policy = hard_policy(cash, FEW)
+    for view in taken[:5]:
+        assert policy(view, random.Random(9)) == smart_policy(view, random.Random(9))
