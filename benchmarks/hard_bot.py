@@ -66,9 +66,9 @@ def main() -> None:
     if args.prices:
         prices = dict(pair.split("=") for pair in args.prices.split(","))
         searching = dataclasses.replace(searching, prices={k: float(v) for k, v in prices.items()})
-    ruleset = dataclasses.replace(ruleset, searching=searching)
     if args.no_model:
         searching = dataclasses.replace(searching, model=None)
+    ruleset = dataclasses.replace(ruleset, searching=searching)
     if args.pure:
         from games import mixing
 

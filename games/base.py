@@ -20,6 +20,8 @@ from typing import Annotated, Any, ClassVar, Generic, Literal, Self, TypeVar
 import msgspec
 from msgspec import Meta
 
+from games.mixing import Policy
+
 S = TypeVar("S")
 """A game's own state type."""
 
@@ -310,9 +312,10 @@ class Searching:
 
     - `horizon`: the decisions (a simultaneous one counts once) a search plays from the view before it evaluates
       the state, in a game that can `evaluate` one; `horizons`, by the number of seats, where that differs.
-    - `model`: how the search expects every other seat to make the decision it searches from, a policy of that
-      seat's own view of each state drawn (the game's `smart` bot: a sensible player), so that the search answers
-      likely choices rather than any choice alike (None: each seat's choice is searched like the others').
+    - `model`: how the search expects every other seat to choose, at every decision of its tree and its playouts
+      (and its own seat too, in the playouts), a policy of that seat's own view of each state drawn (the game's
+      `smart` bot: a sensible player), so that the search answers likely choices rather than any choice alike
+      (None: the others' choices are searched like its own, and playouts move at random).
     - `modelled`: the decisions `hard` leaves to the model rather than the search: those where the model was
       measured the stronger (the search still weighs them when another decision looks ahead through them).
     - `prices`: by hidden decision, what a choice foreseen for sure costs, in chances of winning
@@ -324,7 +327,7 @@ class Searching:
 
     horizon: int = 1
     horizons: Mapping[int, int] = field(default_factory=dict)
-    model: Callable[[dict[str, Any], random.Random], list[tuple[dict[str, Any], float]]] | None = None
+    model: Policy | None = None
     modelled: frozenset[str] = frozenset()
     price: float = 0.15
     prices: Mapping[str, float] = field(default_factory=dict)

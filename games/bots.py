@@ -25,7 +25,8 @@ DESCRIPTIONS = {
     "random": "any legal move, every one alike",
     "smart": "the game's own heuristics and sampling, its hidden choices drawn from a mix of its estimates",
     "hard": "searches the game from its seat's view for the time it is given (Information Set MCTS, and "
-    "regret matching where everyone decides at once), its hidden choices drawn from a mix of the chances it found",
+    "regret matching where everyone decides at once; where the game says so, it expects the others to play as "
+    "smart would), its hidden choices drawn from a mix of the chances it found",
 }
 """How each kind of bot plays, in a sentence (`GET /v1/rulesets`)."""
 

@@ -20,7 +20,7 @@ from typing import Any
 from games import mixing
 from games.base import Ruleset
 from games.judgement import Judged, Judgement
-from games.search import Budget, Found, search
+from games.search import Budget, Found, owed, search
 
 
 def policy_of(ruleset: Ruleset[Any], found: Found) -> mixing.Mixed:
@@ -37,17 +37,11 @@ def policy_of(ruleset: Ruleset[Any], found: Found) -> mixing.Mixed:
     return mixing.certain(best.move)
 
 
-def owed(view: dict[str, Any]) -> str | None:
-    """The decision the view's seat owes."""
-    seat = view["you"]["seat"]
-    return next((wait["decision"] for wait in view.get("awaiting", ()) if wait["seat"] == seat), None)
-
-
 def left_to_model(ruleset: Ruleset[Any], view: dict[str, Any]) -> mixing.Policy | None:
     """The game's model, where `hard` makes this view's decision as the model would, without a search
     (`Searching.modelled`); else None."""
     searching = ruleset.searching
-    return searching.model if owed(view) in searching.modelled else None
+    return searching.model if owed(view).get("decision") in searching.modelled else None
 
 
 def judge(ruleset: Ruleset[Any], view: dict[str, Any], rng: random.Random, budget: Budget) -> Judgement:

@@ -13,19 +13,21 @@ parts did is not in the key, so the draws share their statistics), as Informatio
   move is then played, and its child is the next node. Regret matching tends to the equilibrium mix where a best
   reply would be read and punished.
 
-At the root, a game with a `model` (its `Searching`) does not search the other seats' choices: it expects each to
-choose as the model would from that seat's own view of the state drawn (the house's `smart` bot: a sensible
-player), so the search answers the choices likely at a table rather than every choice alike. Against seats that
-play well that is worth more than a search of their choices within the budget can find (README: what `hard` wins).
+In a game with a `model` (its `Searching`), the search does not search the other seats' choices: at every node it
+expects each to choose as the model would from that seat's own view of the state drawn (the house's `smart` bot: a
+sensible player), so the search answers the choices likely at a table rather than every choice alike. Against
+seats that play well that is worth more than a search of their choices within the budget can find (README: what
+`hard` wins).
 
 At the root, every move of the searching seat is played out in each iteration against the same moves of the
-others and the same luck (common random numbers), so its moves are compared on equal terms; the others' choices
-there, and every choice below, are the tree's. Below the tree a playout plays the game out with random legal moves,
-or, in a game that can `evaluate` a state, up to its `Searching` horizon's decisions from the view and then evaluates
-it (moves nobody has a choice of are played first). The reward is each seat's own: 1 for a win (a shared victory is
-a win for each winner), blended with its score's lead over the best other seat, so that a random playout says more
-than won or lost. Each seat maximizes its own. A decision that drew nothing from its generator always leads to the
-same state, so the search keeps what it led to and meets it again for a look-up.
+others and the same luck (common random numbers), so its moves are compared on equal terms; a turn of more than
+`COMPARED` moves is compared a window at a time, the model's own choices first. Below the tree a playout plays the
+game out, every seat moving as the model would where the game has one, else at random: to the end, or, in a game
+that can `evaluate` a state, up to its `Searching` horizon's decisions from the view, then evaluates it (moves
+nobody has a choice of are played first). The reward is each seat's own: 1 for a win (a shared victory is a win
+for each winner), blended with its score's lead over the best other seat, so that a playout says more than won or
+lost. Each seat maximizes its own. A decision that drew nothing from its generator always leads to the same state,
+so the search keeps what it led to and meets it again for a look-up.
 
 Nothing here is replayed from a log (a bot's move is recorded as the command it answered), so the search may read
 the clock its `Budget` is given: it stops when that clock says the budget is spent, or after its iterations.
@@ -55,6 +57,8 @@ EVERY_ROOT_MOVER = False
 Gangsters that won no more against smart seats, at half the iterations."""
 COMPARED = 24
 """The most moves of a turn the root plays out an iteration (a Mobsters hit may offer hundreds)."""
+Expected = tuple[list[Move], list[float]]
+"""How a model expects a seat to choose: its moves and each one's chance."""
 LEAD_WEIGHT = 0.3
 """How much of the reward at a game's end is the seat's score lead (scaled to [0, 1]) rather than the win itself:
 a random playout's win says little, its lead a little more."""
@@ -215,10 +219,11 @@ class Search:
         self.evaluate = ruleset.evaluate
         self.horizon = ruleset.searching.horizon_at(len(view["seats"]))
         self.model = ruleset.searching.model
-        self.expected: dict[Any, tuple[list[Move], list[float]]] = {}
+        self.expected: dict[tuple[int, Any], Expected] = {}
+        self.expected_by_view: dict[bytes, Expected] = {}
         self.steps: dict[tuple[Any, int, Move], Any] = {}
         self.settled: dict[Any, tuple[list[float], list[float]]] = {}
-        self.deadline: float | None = None
+        self.deadline: float = math.inf
         self.preferred: set[Move] | None = None
         self.clock: Callable[[], float] = time.perf_counter
 
@@ -228,11 +233,11 @@ class Search:
         rather than overrun by that much); each iteration gets a generator of its own, drawn from `rng`."""
         cap = budget.iterations
         start = budget.clock() if budget.ms is not None else 0.0
-        deadline = None if budget.ms is None else start + budget.ms / 1000
+        deadline = math.inf if budget.ms is None else start + budget.ms / 1000
         self.deadline, self.clock = deadline, budget.clock
         done = 0
         while cap is None or done < cap:
-            if deadline is not None and done > 0:
+            if budget.ms is not None and done > 0:
                 now = budget.clock()
                 if now + (now - start) / done > deadline:
                     break
@@ -282,7 +287,7 @@ class Search:
                     path.append((stats, seat, legal, move, chance, together))
                 chosen.append((seat, move))
             if root:
-                self.compare(state, chosen, root, together, rng.getrandbits(64))
+                self.compare(state, chosen, root, together, rng)
             state = self.play(state, chosen, rng)
             if node is not None:
                 key = tuple(move for _, move in chosen)
@@ -305,7 +310,7 @@ class Search:
         moves, chances = self.expect(state, seat, rng)
         return rng.choices(moves, chances)[0]
 
-    def expect(self, state: Any, seat: int, rng: random.Random) -> tuple[list[Move], list[float]]:
+    def expect(self, state: Any, seat: int, rng: random.Random) -> Expected:
         """How the game's `model` expects `seat` to choose in this drawn state: from that seat's own view of it,
         worked out once for each view (the draws that differ only in what the seat cannot see share it)."""
         assert self.model is not None
@@ -313,11 +318,11 @@ class Search:
         if found is None:
             view = self.seat_view(state, seat)
             key = _key(view)
-            found = self.expected.get(key)
+            found = self.expected_by_view.get(key)
             if found is None:
                 mixed = self.model(view, random.Random(rng.getrandbits(64)))
                 found = [self.ruleset.parse_move(body) for body, _ in mixed], [chance for _, chance in mixed]
-                self.expected[key] = found
+                self.expected_by_view[key] = found
             self.expected[(seat, state)] = found
         return found
 
@@ -338,13 +343,13 @@ class Search:
         chosen: list[tuple[int, Move]],
         root: list[tuple[int, Stats, list[Move]]],
         together: bool,
-        seed: int,
+        rng: random.Random,
     ) -> None:
         """Each root mover's every move played out in place of its own in `chosen`, the others' moves and the
         luck the same; regret matching then learns from every move's reward, not only the one drawn. A turn of
         more than `COMPARED` moves has that many of them played out, the next ones in turn each iteration, and
         no more once the budget's clock has run out: one iteration of such a turn never holds a decision up long."""
-        luck = Luck(seed)
+        luck = Luck(rng.getrandbits(64))
         start = luck.getstate()
         for seat, stats, legal in root:
             luck.setstate(start)
@@ -353,13 +358,13 @@ class Search:
             same = luck.getstate()
             played, watched = legal, False
             if not together and len(legal) > COMPARED:
-                watched = self.deadline is not None
-                ranked = self.ranked(legal, seat)
+                watched = self.deadline < math.inf
+                ranked = self.ranked(legal, seat, rng)
                 first = self.iterations * COMPARED
                 played = [ranked[(first + i) % len(ranked)] for i in range(COMPARED)]
             rewards: list[float] = []
             for move in played:
-                if watched and rewards and self.clock() > self.deadline:  # type: ignore[operator]
+                if watched and rewards and self.clock() > self.deadline:
                     break
                 luck.setstate(same)
                 reward, win = self.outcome(self.play(before, [(seat, move)], luck), 1, luck)
@@ -368,13 +373,14 @@ class Search:
             if together and len(rewards) == len(legal):
                 stats.regret_full(legal, rewards)
 
-    def ranked(self, legal: list[Move], seat: int) -> list[Move]:
+    def ranked(self, legal: list[Move], seat: int, rng: random.Random) -> list[Move]:
         """The moves of a long turn in the order they are played out: those the model would make from the view
-        first, so that a decision cut short by its budget has weighed them."""
+        first, so that a decision cut short by its budget has weighed them (the model's draws from the search's
+        own generator, never from anything a reader of the table could know)."""
         if self.model is None or seat != self.me:
             return legal
         if self.preferred is None:
-            mixed = self.model(self.view, random.Random(self.iterations))
+            mixed = self.model(self.view, random.Random(rng.getrandbits(64)))
             self.preferred = {self.ruleset.parse_move(body) for body, _ in mixed}
         preferred = self.preferred
         return sorted(legal, key=lambda move: move not in preferred)
@@ -461,8 +467,14 @@ class Search:
                 estimates.append(MoveEstimate(body, 0, now, now))
             else:
                 estimates.append(MoveEstimate(body, visits, stats.wins[move] / visits, stats.rewards[move] / visits))
-        owed: dict[str, Any] = next((wait for wait in self.view.get("awaiting", ()) if wait["seat"] == self.me), {})
-        return Found(estimates, now, self.iterations, bool(owed.get("simultaneous")), owed.get("decision"))
+        wait = owed(self.view)
+        return Found(estimates, now, self.iterations, bool(wait.get("simultaneous")), wait.get("decision"))
+
+
+def owed(view: dict[str, Any]) -> dict[str, Any]:
+    """What the view's seat is awaited for (its `awaiting` entry: decision, simultaneous), or {} if nothing."""
+    seat = view["you"]["seat"]
+    return next((wait for wait in view.get("awaiting", ()) if wait["seat"] == seat), {})
 
 
 def _key(body: dict[str, Any]) -> bytes:

@@ -250,6 +250,32 @@ def test_each_hidden_decision_pays_its_games_price() -> None:
     assert policy_of(cash, in_the_open) == [(moves[0], 1.0)]
 
 
+def test_an_open_choice_is_never_a_move_the_search_did_not_play_out() -> None:
+    """A long turn compared a window at a time may leave moves unplayed, estimated at the seat's chance now: one
+    of those is never chosen, however that chance compares with the moves played out."""
+    moves = [{"type": "x", "n": n} for n in range(3)]
+    estimates = [MoveEstimate(moves[0], 0, 0.9, 0.9), MoveEstimate(moves[1], 3, 0.2, 0.2)]
+    estimates.append(MoveEstimate(moves[2], 5, 0.1, 0.1))
+    found = Found(estimates, 0.9, 5, simultaneous=False, decision="take")
+    assert policy_of(TWELVE_GANGSTERS, found) == [(moves[1], 1.0)]
+
+
+def test_the_order_a_long_turn_is_compared_in_comes_from_the_searchs_secret_generator() -> None:
+    """The model's choices lead a long turn's comparison; a model that mixes is drawn from the generator the search
+    is handed, not from anything a reader of the table knows (such as how many iterations have run)."""
+
+    def mixing_model(view: dict[str, Any], rng: random.Random) -> mixing.Mixed:
+        return mixing.certain(rng.choice(view["you"]["legal_moves"]))
+
+    ruleset = dataclasses.replace(
+        TWELVE_GANGSTERS, searching=dataclasses.replace(TWELVE_GANGSTERS.searching, model=mixing_model)
+    )
+    view = tables.plain_view(ruleset, twins()[0], 0)
+    legal = [ruleset.parse_move(body) for body in view["you"]["legal_moves"]]
+    firsts = {Search(ruleset, view).ranked(legal, 0, random.Random(seed))[0] for seed in range(20)}
+    assert len(firsts) > 1
+
+
 def test_a_search_looks_as_far_as_its_game_says_for_the_seats_at_the_table() -> None:
     """Mobsters looks three decisions on between two seats, one with more (games/mobsters/__init__.py)."""
     mobsters = RULESETS["mobsters"]
