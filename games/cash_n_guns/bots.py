@@ -173,15 +173,19 @@ class Seen:
         self.paintings = sum(kind(c) == "painting" for c in self.loot)
         self.diamonds = sum(kind(c) == "diamond" for c in self.loot)
         self._painting_worth: dict[int, float] = {}
+        self._shared: dict[tuple[int, ...], dict[int, float]] = {}
+        self._share: float | None = None
 
     # --- what the game is worth to me --------------------------------------------------------------------------
 
     def share(self) -> float:
         """The part of the loot still to come I may expect to take: more than an even share at first, then
         more and more the part I took so far (every seat's loot count is public)."""
-        prior = min(1.0, FAIR_SHARE / max(1, len(self.alive)))
-        taken: int = sum(self.seats[s]["loot_count"] for s in self.alive)
-        return (len(self.loot) + SHARE_PRIOR * prior) / (taken + SHARE_PRIOR)
+        if self._share is None:
+            prior = min(1.0, FAIR_SHARE / max(1, len(self.alive)))
+            taken: int = sum(self.seats[s]["loot_count"] for s in self.alive)
+            self._share = (len(self.loot) + SHARE_PRIOR * prior) / (taken + SHARE_PRIOR)
+        return self._share
 
     def future(self) -> float:
         """What I may still take after this turn, unhurt."""
@@ -384,6 +388,12 @@ class Seen:
         worth, the others greedy on face value (each at the worth of a rival's card)."""
         if not standing:
             return {}
+        key = tuple(standing)  # a courage weighs dozens of hidden choices, which leave a few sets standing
+        if key not in self._shared:
+            self._shared[key] = self._share_out(standing)
+        return self._shared[key]
+
+    def _share_out(self, standing: Sequence[int]) -> dict[int, float]:
         first = next(s for s in _clockwise(self.godfather, self.n) if s in standing)
         order = [s for s in _clockwise(first, self.n) if s in standing]
         table = sorted(self.table, key=generic_worth, reverse=True)

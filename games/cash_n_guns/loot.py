@@ -6,6 +6,7 @@ Every card has a stable id: `cash-<value>-<nn>`, `diamond-<value>-<n>`, `paintin
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -39,11 +40,13 @@ DECK: tuple[str, ...] = _build_deck()
 """Every loot card, in a fixed order; shuffled and dealt at the start of each game."""
 
 
+@functools.cache  # asked millions of times a game by the bots' estimates, of a few dozen cards
 def kind(card: str) -> str:
     """`cash`, `diamond`, `painting`, `clip` or `first-aid`."""
     return "first-aid" if card.startswith("first-aid") else card.split("-", 1)[0]
 
 
+@functools.cache
 def face_value(card: str) -> int:
     """The printed value of a banknote or a diamond; 0 for anything else."""
     return int(card.split("-")[1]) if kind(card) in ("cash", "diamond") else 0
