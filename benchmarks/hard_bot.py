@@ -6,8 +6,10 @@ hard seat moved round the table game after game, and how long its decisions take
 The search's budget is the process's CPU time, not the wall clock (the machine is shared: a wall-clock budget
 would search less the busier it is). A decision's time is counted where the seat had a choice (a lone legal move
 is played without a search). The win rate's 95% interval is the normal one, 1.96 standard errors. Knobs to compare
-search settings without editing them: `--horizon`, `--exploration`, `--lead-weight`, `--price` (the hidden
-choice's price in `games.hard`), `--no-evaluate` (play every iteration to the end). `--opponent pimc`: perfect
+search settings without editing them: `--horizon`, `--exploration`, `--lead-weight`, `--price` (every hidden
+choice's price in `games.hard`), `--prices` (each decision's), `--modelled` (the decisions left to the game's model),
+`--no-model` (the others' choices searched, not modelled), `--pure` (no mixing), `--no-evaluate` (play every
+iteration to the end). `--opponent pimc`: perfect
 information Monte Carlo, each decision `PIMC_DRAWS` states drawn from the view, the seat's moves taking them in
 turn, each played out to the end by random moves; the move with the most wins is made.
 """
@@ -45,6 +47,7 @@ def main() -> None:
     parser.add_argument("--lead-weight", type=float)
     parser.add_argument("--price", type=float, help="every hidden decision's price")
     parser.add_argument("--prices", help="hidden decisions' prices, as decision=price,...")
+    parser.add_argument("--modelled", help="the decisions left to the game's model, as decision,... ('' for none)")
     parser.add_argument("--no-evaluate", action="store_true")
     parser.add_argument("--no-model", action="store_true", help="search the other seats' choices, not model them")
     parser.add_argument("--pure", action="store_true", help="hidden choices unmixed: the best estimate, always")
@@ -66,6 +69,8 @@ def main() -> None:
     if args.prices:
         prices = dict(pair.split("=") for pair in args.prices.split(","))
         searching = dataclasses.replace(searching, prices={k: float(v) for k, v in prices.items()})
+    if args.modelled is not None:
+        searching = dataclasses.replace(searching, modelled=frozenset(filter(None, args.modelled.split(","))))
     if args.no_model:
         searching = dataclasses.replace(searching, model=None)
     ruleset = dataclasses.replace(ruleset, searching=searching)

@@ -318,8 +318,9 @@ class Searching:
       (None: the others' choices are searched like its own, and playouts move at random).
     - `modelled`: the decisions `hard` leaves to the model rather than the search: those where the model was
       measured the stronger (the search still weighs them when another decision looks ahead through them).
-    - `prices`: by hidden decision, what a choice foreseen for sure costs, in chances of winning
-      (`games.mixing.strategy`); a decision not named pays `price`. Each is set so that a predictor running the
+    - `prices`: by hidden decision, what a choice foreseen for sure costs, in fair shares of a win (a chance of
+      winning times the seats: chances shrink as seats are added, and a price means as much at any number of
+      them; `games.mixing.strategy`); a decision not named pays `price`. Each is set so that a predictor running the
       bot's code guesses that kind of choice, over a game's decisions, under 1.5 times as often as a blind guess
       (tests/games/test_unreadable_bots.py), and no more spread than that asks: the estimates of some decisions
       differ by a hundredth where others differ by a tenth.
@@ -329,7 +330,7 @@ class Searching:
     horizons: Mapping[int, int] = field(default_factory=dict)
     model: Policy | None = None
     modelled: frozenset[str] = frozenset()
-    price: float = 0.15
+    price: float = 0.6
     prices: Mapping[str, float] = field(default_factory=dict)
 
     def horizon_at(self, seats: int) -> int:

@@ -25,13 +25,13 @@ from games.search import Budget, Found, owed, search
 
 def policy_of(ruleset: Ruleset[Any], found: Found) -> mixing.Mixed:
     """The distribution `hard` draws from, given what the search found: a mix over the moves' chances of winning
-    at the game's price for the decision where the choice is hidden, else the best move of those played out (most
-    chance, then most visits)."""
+    (in fair shares) at the game's price for the decision where the choice is hidden, else the best move of those
+    played out (most chance, then most visits)."""
     moves = [estimate.move for estimate in found.moves]
     if len(moves) == 1:
         return mixing.certain(moves[0])
     if found.simultaneous:
-        worth = [estimate.win_chance for estimate in found.moves]
+        worth = [estimate.win_chance * found.seats for estimate in found.moves]  # in fair shares, as priced
         return mixing.mixed(moves, mixing.strategy(worth, ruleset.searching.price_of(found.decision)))
     best = max(found.moves, key=lambda e: (e.visits > 0, e.reward, e.visits))
     return mixing.certain(best.move)

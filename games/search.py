@@ -192,12 +192,13 @@ class MoveEstimate:
 @dataclass(frozen=True)
 class Found:
     """A search's answer for its seat: each legal move (as the view lists it) with its estimates, the seat's win
-    chance now (over every iteration), how many iterations it took, and the decision the seat owes (whether the
-    table sees it made, or only once every seat awaited has made its own)."""
+    chance now (over every iteration), how many iterations it took, the seats at the table, and the decision the
+    seat owes (whether the table sees it made, or only once every seat awaited has made its own)."""
 
     moves: list[MoveEstimate]
     win_chance: float
     iterations: int
+    seats: int
     simultaneous: bool
     decision: str | None = None
 
@@ -468,7 +469,8 @@ class Search:
             else:
                 estimates.append(MoveEstimate(body, visits, stats.wins[move] / visits, stats.rewards[move] / visits))
         wait = owed(self.view)
-        return Found(estimates, now, self.iterations, bool(wait.get("simultaneous")), wait.get("decision"))
+        seats = len(self.view["seats"])
+        return Found(estimates, now, self.iterations, seats, bool(wait.get("simultaneous")), wait.get("decision"))
 
 
 def owed(view: dict[str, Any]) -> dict[str, Any]:

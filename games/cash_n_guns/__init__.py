@@ -45,7 +45,7 @@ decision of its own, with its own deadline, even when one standing seat makes ev
 
 from games.base import Option, Ruleset, Searching
 from games.cash_n_guns import rules, views
-from games.cash_n_guns.bots import smart_bot
+from games.cash_n_guns.bots import smart_bot, smart_policy
 from games.cash_n_guns.catalogue import CATALOGUE
 from games.cash_n_guns.determinize import determinize
 from games.cash_n_guns.evaluate import evaluate
@@ -88,9 +88,16 @@ RULESET = Ruleset(
     catalogue=CATALOGUE,
     determinize=determinize,
     evaluate=evaluate,
-    # Its estimates of an aim differ by thousandths, of a load by hundredths, of a courage by tenths: one price
-    # for all would leave every aim and load a coin toss (measured with benchmarks/hard_bot.py).
-    searching=Searching(prices={"aim": 0.005, "load": 0.02, "courage": 0.05}),
+    # The load and the aim are searched three decisions on, the others expected to play as the smart bot would; the
+    # open decisions and the courage are left to that bot, which plays them better than the search finds in its
+    # budget. Each price holds a predictor near 1.3 times a blind guess (measured with benchmarks/hard_bot.py and
+    # on the worths the search found in tests/games/test_unreadable_bots.py's games).
+    searching=Searching(
+        horizon=3,
+        model=smart_policy,
+        modelled=frozenset({"privilege", "retarget", "courage", "take"}),
+        prices={"aim": 0.12, "load": 0.04},
+    ),
     options={
         "first_godfather": Option(
             int, None, "the seat that holds the Godfather's desk first (drawn at random if unset)", names_a_seat=True

@@ -233,19 +233,22 @@ def test_a_loaded_card_of_another_seat_changes_nothing_of_hards_choice() -> None
 
 
 def test_each_hidden_decision_pays_its_games_price() -> None:
-    """The same estimates are a clear call for a Ca$h 'n Guns aim (its estimates differ by thousandths) and a
-    coin toss for a courage (by tenths), and for a 12 Gangsters gangster at its one price."""
+    """The same estimates are a clear call for a Ca$h 'n Guns load (its estimates differ by hundredths) and a coin
+    toss for an aim (by tenths), and for a 12 Gangsters gangster at its price."""
     cash = RULESETS["cash-n-guns"]
-    assert cash.searching.price_of("aim") < cash.searching.price_of("courage")
+    assert cash.searching.price_of("load") < cash.searching.price_of("aim")
     moves = [{"type": "x", "n": 0}, {"type": "x", "n": 1}]
 
     def found(decision: str) -> Found:
-        estimates = [MoveEstimate(moves[0], 50, 0.30, 0.30), MoveEstimate(moves[1], 50, 0.29, 0.29)]
-        return Found(estimates, 0.3, 100, simultaneous=True, decision=decision)
+        estimates = [MoveEstimate(moves[0], 50, 0.30, 0.30), MoveEstimate(moves[1], 50, 0.28, 0.28)]
+        return Found(estimates, 0.3, 100, 3, simultaneous=True, decision=decision)
 
-    assert policy_of(cash, found("aim")) == [(moves[0], mixing.CEILING), (moves[1], pytest.approx(1 - mixing.CEILING))]
-    assert policy_of(cash, found("courage")) == [(moves[0], 0.5), (moves[1], 0.5)]
+    assert policy_of(cash, found("load")) == [(moves[0], mixing.CEILING), (moves[1], pytest.approx(1 - mixing.CEILING))]
+    assert policy_of(cash, found("aim")) == [(moves[0], 0.5), (moves[1], 0.5)]
     assert policy_of(TWELVE_GANGSTERS, found("play")) == [(moves[0], 0.5), (moves[1], 0.5)]
+    # A price is in fair shares: the same edge over a fair share is the same call at five seats as at three.
+    five = Found([MoveEstimate(moves[0], 50, 0.18, 0.18), MoveEstimate(moves[1], 50, 0.168, 0.168)], 0.18, 100, 5, True)
+    assert policy_of(cash, dataclasses.replace(five, decision="load")) == policy_of(cash, found("load"))
     in_the_open = dataclasses.replace(found("take"), simultaneous=False)
     assert policy_of(cash, in_the_open) == [(moves[0], 1.0)]
 
@@ -256,7 +259,7 @@ def test_an_open_choice_is_never_a_move_the_search_did_not_play_out() -> None:
     moves = [{"type": "x", "n": n} for n in range(3)]
     estimates = [MoveEstimate(moves[0], 0, 0.9, 0.9), MoveEstimate(moves[1], 3, 0.2, 0.2)]
     estimates.append(MoveEstimate(moves[2], 5, 0.1, 0.1))
-    found = Found(estimates, 0.9, 5, simultaneous=False, decision="take")
+    found = Found(estimates, 0.9, 5, 3, simultaneous=False, decision="take")
     assert policy_of(TWELVE_GANGSTERS, found) == [(moves[1], 1.0)]
 
 
@@ -327,19 +330,22 @@ def test_the_search_answers_the_choices_its_model_expects() -> None:
 
 
 def test_hard_leaves_the_decisions_its_game_names_to_the_model() -> None:
-    """A game that leaves its loot sharing to its model (smart): `hard`'s distribution for a take is the model's."""
-    plain = RULESETS["cash-n-guns"]
-    searching = dataclasses.replace(plain.searching, model=smart_policy, modelled=frozenset({"take"}))
-    cash = dataclasses.replace(plain, searching=searching)
-    taken = []
+    """Ca$h 'n Guns leaves the privilege, a retarget, the courage and the sharing to its model (smart): `hard`'s
+    distribution for each is the model's; a load and an aim it searches."""
+    cash = RULESETS["cash-n-guns"]
+    assert cash.searching.model is smart_policy
+    assert cash.searching.modelled == {"privilege", "retarget", "courage", "take"}
+    seen: dict[str, list[dict[str, Any]]] = {}
 
     def watch(table: tables.Table[Any], seat: int, body: dict[str, Any]) -> None:
         view = tables.plain_view(cash, table, seat)
-        if len(view["you"]["legal_moves"]) > 1 and view["you"]["legal_moves"][0]["type"] == "take":
-            taken.append(view)
+        if len(view["you"]["legal_moves"]) > 1:
+            seen.setdefault(cash.awaiting(table.rules)[seat], []).append(view)
 
     play_out(cash, ["smart"] * 4, 1, watch)
-    assert taken
+    assert {"courage", "take", "load", "aim"} <= set(seen)
     policy = hard_policy(cash, FEW)
-    for view in taken[:5]:
+    for view in seen["take"][:3] + seen["courage"][:3]:
         assert policy(view, random.Random(9)) == smart_policy(view, random.Random(9))
+    aims = seen["aim"][-5:]  # (the first turn's are even for both)
+    assert any(policy(view, random.Random(9)) != smart_policy(view, random.Random(9)) for view in aims)

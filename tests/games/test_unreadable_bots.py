@@ -26,6 +26,7 @@ the phase, at most 75% sure that it holds none (1.5 times the 50% chance of a bl
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import defaultdict
 from collections.abc import Callable
@@ -36,7 +37,7 @@ import pytest
 
 from games import mixing
 from games import table as tables
-from games.bots import bot_for, random_policy
+from games.bots import Bot, bot_for, random_policy
 from games.cash_n_guns import bots as cash_n_guns_bots
 from games.hard import hard_policy
 from games.mobsters import RULESET as MOBSTERS
@@ -82,7 +83,7 @@ TABLES = {
 }
 """The self-played games, as (seat kinds, games): one or two smart bots among random ones."""
 HARD_TABLES = {
-    "twelve-gangsters": [(["hard", "smart", "random"], 16)],
+    "twelve-gangsters": [(["hard", "smart", "random"], 16), (["hard", "smart", "random", "smart", "random"], 8)],
     "cash-n-guns": [(["hard", "smart", "random", "random"], 40)],
 }
 """The games a `hard` bot plays in, in a ruleset that has one."""
@@ -101,10 +102,34 @@ Decision = tuple[str, str, dict[str, Any], dict[str, Any], mixing.Mixed]
 """A bot kind, the decision's name, the seat's view, the move the bot made, and the distribution it drew it from."""
 
 
-def hidden_decisions(ruleset_id: str) -> list[Decision]:
-    """Every hidden decision the bots made in the self-played games of a ruleset."""
+class Remembered:
+    """A policy that answers a view and a generator's state met before as it did then, and leaves the generator
+    as it did: a searching bot's move and the look at the distribution it drew it from cost one search, not two."""
+
+    def __init__(self, policy: Policy) -> None:
+        self.policy = policy
+        self.met: dict[tuple[bytes, Any], tuple[mixing.Mixed, Any]] = {}
+
+    def __call__(self, view: dict[str, Any], rng: random.Random) -> mixing.Mixed:
+        key = (msgspec.json.encode(view, order="sorted"), rng.getstate())
+        found = self.met.pop(key, None)  # each is met twice: by the bot, then by the watch
+        if found is None:
+            found = self.met[key] = (self.policy(view, rng), rng.getstate())
+        drawn, after = found
+        rng.setstate(after)
+        return drawn
+
+
+@functools.cache
+def hidden_decisions(ruleset_id: str, hard: bool) -> list[Decision]:
+    """Every hidden decision the bots made in the self-played games of a ruleset: those of the games a `hard`
+    bot plays in, or of the others."""
     ruleset = RULESETS[ruleset_id]
     found: list[Decision] = []
+    policies: dict[str, Policy] = {kind: Remembered(policy) for kind, policy in POLICIES[ruleset_id].items()}
+    policies["random"] = random_policy  # (the random bot draws its own way)
+    bots: dict[str, Bot] = {kind: functools.partial(mixing.play, policy) for kind, policy in policies.items()}
+    bots["random"] = bot_for(ruleset, "random")
 
     def watch(kinds: list[str], seed: int) -> Callable[[Table, int, dict[str, Any]], None]:
         def seen(table: Table, seat: int, body: dict[str, Any]) -> None:
@@ -112,32 +137,32 @@ def hidden_decisions(ruleset_id: str) -> list[Decision]:
             if decision in HIDDEN[ruleset_id]:
                 view = tables.plain_view(ruleset, table, seat)
                 rng = generator(seed, table.version, seat)  # the bot's own: its samples, then its draw
-                drawn = POLICIES[ruleset_id][kinds[seat]](view, rng)
-                assert kinds[seat] == "random" or mixing.draw(drawn, rng) == body  # (the random bot draws its own way)
+                drawn = policies[kinds[seat]](view, rng)
+                assert kinds[seat] == "random" or mixing.draw(drawn, rng) == body
                 found.append((kinds[seat], decision, view, body, drawn))
 
         return seen
 
-    searched = ruleset.determinize is not None
+    if hard and ruleset.determinize is None:
+        return found
     if ruleset_id == "mobsters":
-        for kinds, games in [SETUPS, *([HARD_SETUPS] if searched else [])]:
+        for kinds, games in [HARD_SETUPS if hard else SETUPS]:
             for seed in range(games):
-                setups(kinds, seed, watch(kinds, seed))
+                setups(kinds, seed, [bots[kind] for kind in kinds], watch(kinds, seed))
     else:
-        for kinds, games in [*TABLES[ruleset_id], *(HARD_TABLES[ruleset_id] if searched else [])]:
+        for kinds, games in HARD_TABLES[ruleset_id] if hard else TABLES[ruleset_id]:
             for seed in range(games):
-                play_out(ruleset, kinds, seed, watch(kinds, seed), budget=HARD)
+                play_out(ruleset, kinds, seed, watch(kinds, seed), bots=[bots[kind] for kind in kinds])
     return found
 
 
-def setups(kinds: list[str], seed: int, watch: Callable[[Table, int, dict[str, Any]], None]) -> None:
+def setups(kinds: list[str], seed: int, bots: list[Bot], watch: Callable[[Table, int, dict[str, Any]], None]) -> None:
     """A Mobsters game played by its bots until its first turn."""
     table = given(MOBSTERS, created(MOBSTERS, len(kinds), seed=seed))
-    bots = {kind: bot_for(MOBSTERS, kind, HARD) for kind in set(kinds)}
     while table.rules.phase == "setup" and table.status is tables.Status.IN_PROGRESS:
         for seat in sorted(MOBSTERS.awaiting(table.rules)):
             rng = generator(seed, table.version, seat)
-            body = bots[kinds[seat]](tables.plain_view(MOBSTERS, table, seat), rng)
+            body = bots[seat](tables.plain_view(MOBSTERS, table, seat), rng)
             watch(table, seat, body)
             table = apply(MOBSTERS, table, tables.play(MOBSTERS, table, seat, move_of(body)))
 
@@ -162,7 +187,13 @@ def predicted(policy: Policy, view: dict[str, Any], tries: int = 2) -> dict[str,
 
 @pytest.fixture(scope="module", params=sorted(HIDDEN))
 def decisions(request: pytest.FixtureRequest) -> tuple[str, list[Decision]]:
-    return request.param, hidden_decisions(request.param)
+    return request.param, hidden_decisions(request.param, hard=False) + hidden_decisions(request.param, hard=True)
+
+
+@pytest.fixture(scope="module", params=sorted(HIDDEN))
+def smart_decisions(request: pytest.FixtureRequest) -> tuple[str, list[Decision]]:
+    """The decisions of the games without a `hard` bot, which hold every smart bot's the next test reads."""
+    return request.param, hidden_decisions(request.param, hard=False)
 
 
 def test_no_predictor_guesses_a_hidden_choice_much_better_than_chance(decisions: tuple[str, list[Decision]]) -> None:
@@ -199,11 +230,11 @@ def test_no_predictor_guesses_a_hidden_choice_much_better_than_chance(decisions:
 
 
 def test_every_hidden_choice_is_a_legal_mixed_choice_drawn_with_the_bots_generator(
-    decisions: tuple[str, list[Decision]],
+    smart_decisions: tuple[str, list[Decision]],
 ) -> None:
     """Every candidate is legal and the chances add up to one; none is certain where there is a choice; the bot
     plays what its distribution draws with the generator it is handed, so two generators often differ."""
-    ruleset_id, found = decisions
+    ruleset_id, found = smart_decisions
     smart = [
         (view, move) for kind, _, view, move, _ in found if kind == "smart" and len(view["you"]["legal_moves"]) > 1
     ]
