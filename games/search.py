@@ -220,6 +220,8 @@ class Search:
         self.evaluate = ruleset.evaluate
         self.horizon = ruleset.searching.horizon_at(len(view["seats"]))
         self.model = ruleset.searching.model
+        # The table shows which seats the house's random bot holds: those are expected to play at random.
+        self.at_random = {seat["seat"] for seat in view["seats"] if seat.get("bot") == "random"} - {self.me}
         self.expected: dict[tuple[int, Any], Expected] = {}
         self.expected_by_view: dict[bytes, Expected] = {}
         self.steps: dict[tuple[Any, int, Move], Any] = {}
@@ -305,17 +307,21 @@ class Search:
                 stats.regret_update(offered, move, chance, rewards[seat])
 
     def playout_move(self, state: Any, seat: int, rng: random.Random) -> Move:
-        """A move below the tree: the model's, where the game has one, else one at random."""
-        if self.model is None:
+        """A move below the tree: the model's, where the game has one, else one at random (as a random bot's)."""
+        if self.model is None or seat in self.at_random:
             return rng.choice(self.ruleset.legal_moves(state, seat))
         moves, chances = self.expect(state, seat, rng)
         return rng.choices(moves, chances)[0]
 
     def expect(self, state: Any, seat: int, rng: random.Random) -> Expected:
         """How the game's `model` expects `seat` to choose in this drawn state: from that seat's own view of it,
-        worked out once for each view (the draws that differ only in what the seat cannot see share it)."""
+        worked out once for each view (the draws that differ only in what the seat cannot see share it); a seat
+        of the house's random bot, any legal move alike."""
         assert self.model is not None
         found = self.expected.get((seat, state))
+        if found is None and seat in self.at_random:
+            legal = self.ruleset.legal_moves(state, seat)
+            found = self.expected[(seat, state)] = legal, [1.0] * len(legal)
         if found is None:
             view = self.seat_view(state, seat)
             key = _key(view)

@@ -280,12 +280,17 @@ def test_the_order_a_long_turn_is_compared_in_comes_from_the_searchs_secret_gene
 
 
 def test_a_search_looks_as_far_as_its_game_says_for_the_seats_at_the_table() -> None:
-    """Mobsters looks three decisions on between two seats, one with more (games/mobsters/__init__.py)."""
+    """Mobsters looks three decisions on between two seats, one with more; Ca$h 'n Guns three at four seats, one
+    with more (each game's __init__.py)."""
     mobsters = RULESETS["mobsters"]
     for seats, horizon in ((2, 3), (3, 1), (4, 1)):
         view = tables.plain_view(mobsters, given(mobsters, created(mobsters, seats, seed=1)), 0)
         assert Search(mobsters, view).horizon == horizon
     assert Search(TWELVE_GANGSTERS, tables.plain_view(TWELVE_GANGSTERS, twins()[0], 0)).horizon == 1
+    cash = RULESETS["cash-n-guns"]
+    for seats, horizon in ((4, 3), (6, 1)):
+        view = tables.plain_view(cash, given(cash, created(cash, seats, seed=1)), 0)
+        assert Search(cash, view).horizon == horizon
 
 
 @pytest.mark.parametrize("ruleset", SEARCHED, ids=lambda r: r.id)
@@ -312,7 +317,7 @@ def test_the_search_answers_the_choices_its_model_expects() -> None:
     and every higher gangster of seat 0 is stopped; expected to play its 12, every gangster succeeds and the 12
     also stops the Boss. The search's best move follows the model."""
     table = twins()[0]
-    view = tables.plain_view(TWELVE_GANGSTERS, table, 0)
+    view = people(tables.plain_view(TWELVE_GANGSTERS, table, 0))
     assert view["state"]["boss"] == 1
 
     def expecting(boss_card: int) -> Ruleset[Any]:
@@ -327,6 +332,31 @@ def test_the_search_answers_the_choices_its_model_expects() -> None:
         found = search(expecting(boss_card), view, random.Random(2), FEW)
         best = max(found.moves, key=lambda e: e.win_chance)
         assert best.move == {"type": "play", "card": boss_card}, boss_card
+
+
+def people(view: dict[str, Any]) -> dict[str, Any]:
+    """The view, had people taken the seats that bots hold."""
+    return {**view, "seats": [{"seat": seat["seat"], "open": False, "name": "Ann"} for seat in view["seats"]]}
+
+
+def test_a_seat_of_the_random_bot_is_expected_to_play_at_random() -> None:
+    """The table shows which seats the house's random bot holds: the search expects any legal move of those alike,
+    and the model's choice of a seat held by anyone else."""
+    table = given(TWELVE_GANGSTERS, created(TWELVE_GANGSTERS, 3, {"first_boss": 0}))
+    legal = TWELVE_GANGSTERS.legal_moves(table.rules, 1)
+
+    def model(seen: dict[str, Any], rng: random.Random) -> mixing.Mixed:
+        return mixing.certain({"type": "play", "card": max(seen["you"]["hand"])})
+
+    ruleset = dataclasses.replace(
+        TWELVE_GANGSTERS, searching=dataclasses.replace(TWELVE_GANGSTERS.searching, model=model)
+    )
+    view = tables.plain_view(ruleset, table, 0)
+    assert view["seats"][1]["bot"] == "random"
+    moves, chances = Search(ruleset, view).expect(table.rules, 1, random.Random(1))
+    assert moves == legal and len(set(chances)) == 1 and len(moves) > 1
+    moves, chances = Search(ruleset, people(view)).expect(table.rules, 1, random.Random(1))
+    assert moves == [Play(card=12)] and chances == [1.0]
 
 
 def test_hard_leaves_the_decisions_its_game_names_to_the_model() -> None:
