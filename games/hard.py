@@ -3,9 +3,10 @@ time budget, and a move from what it found.
 
 A choice the table sees as it is made (a turn played in the open) is the move the search found best. A choice
 nobody sees when it is made (a simultaneous decision) is drawn with the generator it is handed from
-`games.mixing.strategy` over each move's estimated chance of winning, at the game's price for that decision
-(`Ruleset.searching`): its code is public,
-and a predictor running it must guess such a choice little better than chance (tests/games/test_unreadable_bots.py).
+`games.mixing.strategy` over each move's estimated chance of winning, in fair shares, at the game's price for that
+decision (`Ruleset.searching`): its code is public, and a predictor running it must guess such a choice little
+better than chance (tests/games/test_unreadable_bots.py). A decision the game leaves to its model
+(`Searching.modelled`) is the model's, drawn with the same generator.
 
 `judge` says the same for a review: the seat's chance of winning now, each legal move's after it, and the move
 this bot would make.

@@ -15,9 +15,9 @@ parts did is not in the key, so the draws share their statistics), as Informatio
 
 In a game with a `model` (its `Searching`), the search does not search the other seats' choices: at every node it
 expects each to choose as the model would from that seat's own view of the state drawn (the house's `smart` bot: a
-sensible player), so the search answers the choices likely at a table rather than every choice alike. Against
-seats that play well that is worth more than a search of their choices within the budget can find (README: what
-`hard` wins).
+sensible player; a seat the table shows held by the house's random bot, at random), so the search answers the
+choices likely at a table rather than every choice alike. Against seats that play well that is worth more than a
+search of their choices within the budget can find (README: what `hard` wins).
 
 At the root, every move of the searching seat is played out in each iteration against the same moves of the
 others and the same luck (common random numbers), so its moves are compared on equal terms; a turn of more than

@@ -119,7 +119,8 @@ RULESET = Ruleset(
     evaluate=evaluate,
     # A turn is several phases of open moves: between two seats, one decision on is too near to tell a good plan
     # from a bad one; with more seats, three is too far for the few draws a decision affords (benchmarks/hard_bot.py:
-    # three seats, 45 games, 0.87 of a fair share at one, 0.27 at three).
+    # three seats, 45 games, 0.87 of a fair share at one, 0.27 at three; with the model, four seats, 40 games, 0.40
+    # at three). The others are expected to play as the smart bot would.
     searching=Searching(horizons={2: 3}, model=smart_policy),
     options={
         "first_player": Option(int, None, "the seat that plays first (drawn at random if unset)", names_a_seat=True),
