@@ -121,6 +121,17 @@ class CreateRematch(Command, frozen=True, tag="rematch"):
     """Drawn by the service."""
 
 
+class StartWithBots(Command, frozen=True, tag="start_with_bots"):
+    """The house's bots took the open seats so that the game starts: asked for by a seat or the creating player,
+    or by the house when the game's `bots_after_s` had passed since `wait_since`."""
+
+    seat: int | None = None
+    player_id: str | None = None
+    """Only when that player is the creator."""
+    wait_since: int | None = None
+    """The house's request: the version its wait for players began at."""
+
+
 class CloseWait(Command, frozen=True, tag="timeout"):
     """A wait's time ran out (the game's own rule, e.g. the aiming window)."""
 
@@ -133,7 +144,16 @@ class TallyGame(Command, frozen=True, tag="tally"):
 
 
 AnyCommand = (
-    CreateGame | JoinGame | MakeMove | LeaveGame | ResignGame | AbortGame | CreateRematch | CloseWait | TallyGame
+    CreateGame
+    | JoinGame
+    | MakeMove
+    | LeaveGame
+    | ResignGame
+    | AbortGame
+    | CreateRematch
+    | StartWithBots
+    | CloseWait
+    | TallyGame
 )
 
 
@@ -183,6 +203,10 @@ def _rematch(ruleset: Ruleset[Any], table: Table[Any], command: CreateRematch) -
     return lifecycle.rematch(table, command.seat, command.game_id)
 
 
+def _start_with_bots(ruleset: Ruleset[Any], table: Table[Any], command: StartWithBots) -> list[Event]:
+    return lifecycle.start_with_bots(ruleset, table, command.seat, command.player_id, command.wait_since)
+
+
 def _close_wait(ruleset: Ruleset[Any], table: Table[Any], command: CloseWait) -> list[Event]:
     return tables.timeout(ruleset, table, command.wait_since) or []
 
@@ -203,6 +227,7 @@ DECISIONS: dict[type[Command], Decision] = {
     ResignGame: _resign,
     AbortGame: _abort,
     CreateRematch: _rematch,
+    StartWithBots: _start_with_bots,
     CloseWait: _close_wait,
     TallyGame: _tally,
 }

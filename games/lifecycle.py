@@ -9,9 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.base import Event, IllegalMoveError, Refusal
+from games import table as tables
+from games.base import Event, IllegalMoveError, Refusal, Ruleset
 from games.refusals import TableRefusal
-from games.table import GameAborted, RematchCreated, Seat, SeatLeft, SeatResigned, Status, Table
+from games.table import BotsSeated, GameAborted, RematchCreated, Seat, SeatLeft, SeatResigned, Status, Table
+
+FILLING_BOT = "smart"
+"""The bot the house seats in a game's open seats: its own, never one a player picks for the others."""
 
 
 class LifecycleRefusal(Refusal):
@@ -20,6 +24,10 @@ class LifecycleRefusal(Refusal):
     ALREADY_RESIGNED = "already_resigned", "a second resignation of a seat"
     NOT_CREATOR = "not_creator", "an abort by anyone but the creator"
     REMATCH_EXISTS = "rematch_exists", "the game has its rematch already"
+    BOTS_NOT_OFFERED = (
+        "bots_not_offered",
+        "a start with bots asked by a seat of a game without `bots_after_s` (only its creator may there)",
+    )
 
 
 def _not_over(table: Table[Any]) -> None:
@@ -64,6 +72,35 @@ def abort(table: Table[Any], seat: int | None, player: str | None) -> list[Event
     if not by_player and seat not in table.founders:
         raise IllegalMoveError(LifecycleRefusal.NOT_CREATOR, "only the game's creator may abort it")
     return [GameAborted(seat=seat, player=player if by_player else None)]
+
+
+def start_with_bots(
+    ruleset: Ruleset[Any], table: Table[Any], seat: int | None, player: str | None, wait_since: int | None
+) -> list[Event]:
+    """The house's bots take the open seats and the game starts: asked for by a seated player of a game that
+    offers it (`bots_after_s`), or by its creator (as for an abort); or, `wait_since` given, by the house when
+    `bots_after_s` has passed since that version (the service keeps the clock; a join or leave since starts the
+    wait again, and the house's late request then does nothing). A game nobody sits at any more is called off
+    instead: bots would play it for no one."""
+    _not_over(table)
+    if table.status is not Status.WAITING:
+        raise IllegalMoveError(TableRefusal.GAME_ALREADY_STARTED, "the game has started")
+    offered = table.options.get("bots_after_s") is not None
+    if wait_since is not None:
+        if not offered or table.wait_since != wait_since:
+            raise IllegalMoveError(TableRefusal.WAIT_OVER, "the game is no longer waiting since that version")
+        if not any(s.name is not None for s in table.seats):
+            return [GameAborted()]
+    else:
+        creator = (player is not None and player == table.creator) or seat in table.founders
+        if seat is not None:
+            _held(table, seat)
+        if not creator and not (offered and seat is not None):
+            raise IllegalMoveError(
+                LifecycleRefusal.BOTS_NOT_OFFERED, "this game starts with bots only if its creator asks"
+            )
+    seated = BotsSeated(seats=tuple(i for i, s in enumerate(table.seats) if s.is_open), bot=FILLING_BOT)
+    return [seated, *tables.start_if_full(ruleset, tables.evolve(ruleset, table, seated))]
 
 
 def rematch(table: Table[Any], seat: int, game_id: str) -> list[Event]:

@@ -235,6 +235,8 @@ def table_components(rulesets: Iterable[Ruleset[Any]]) -> dict[str, Schema]:
     bots = sorted(set().union(*(bot_kinds(r) for r in rulesets)))
     for seat in (components["Seat"], components["SeatView"]):
         seat["properties"]["bot"] = with_strings(seat["properties"]["bot"], bots, "a bot seat's kind")
+    seated = components["BotsSeated"]["properties"]
+    seated["bot"] = with_strings(seated["bot"], bots, "the kind of bot that took them")
     for name in ("Seat", "SeatView"):
         unions = seat_union(name, components.pop(name))
         merge(components, unions)

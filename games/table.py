@@ -110,7 +110,8 @@ class SeatResigned(Event, frozen=True):
 
 
 class GameAborted(Event, frozen=True, omit_defaults=True):
-    """The creator called off a game that had not started."""
+    """The creator called off a game that had not started (or the house did, one that nobody sat at any more
+    when its `bots_after_s` passed: neither field then)."""
 
     type = "game_aborted"
     seat: Annotated[int | None, Meta(description="the seat whose token aborted it, if one did")] = None
@@ -123,6 +124,15 @@ class RematchCreated(Event, frozen=True, omit_defaults=True):
     type = "rematch_created"
     game_id: Annotated[str, Meta(description="the new game's id")]
     seat: Annotated[int | None, Meta(description="the seat that asked for it, if a seat did")] = None
+
+
+class BotsSeated(Event, frozen=True):
+    """The house's bots took the open seats of a game waiting for players, so that it starts: asked for by a seat,
+    or when the game's `bots_after_s` passed with no one joining."""
+
+    type = "bots_seated"
+    seats: Annotated[tuple[int, ...], Meta(description="the seats the bots took, each open until then")]
+    bot: Annotated[str, Meta(description="the kind of bot that took them")]
 
 
 class GameStarted(Event, frozen=True):
@@ -145,6 +155,7 @@ TABLE_EVENTS: tuple[type[Event], ...] = (
     SeatResigned,
     GameAborted,
     RematchCreated,
+    BotsSeated,
 )
 
 
@@ -161,7 +172,8 @@ class Table(msgspec.Struct, Generic[S], frozen=True, kw_only=True):
     status: Status = Status.WAITING
     rules: S | None = None
     wait_since: int = 0
-    """The version at which the game last began to wait on a new decision: what deadlines count from."""
+    """The version at which the game last began to wait on a new decision: what deadlines count from. Before the
+    start, the version at which its seats last changed: what `bots_after_s` counts from."""
     wait_started_at: str = ""
     """When that event was recorded (UTC, ISO 8601): a deadline falls `time_limit` seconds later."""
     tallied: bool = False
@@ -178,7 +190,7 @@ class Table(msgspec.Struct, Generic[S], frozen=True, kw_only=True):
     rematch_of: str | None = None
 
 
-FORMAT = 7
+FORMAT = 8
 """The version of what is derived from a log: the table state and the views. Bump it whenever `evolve` or a
 view derives something differently; a snapshot or stored view of another format is rebuilt from the log."""
 
@@ -237,7 +249,7 @@ def create(
         rematch_of=rematch_of,
     )
     table = evolve(ruleset, None, created)
-    return [created, *_start_if_full(ruleset, table)]
+    return [created, *start_if_full(ruleset, table)]
 
 
 def bot_kinds(ruleset: Ruleset[Any]) -> set[str]:
@@ -248,6 +260,15 @@ def bot_kinds(ruleset: Ruleset[Any]) -> set[str]:
 TABLE_OPTIONS: dict[str, Option] = {
     "move_deadline_s": Option(
         int, None, "seconds a seat has to move before a bot moves for it", minimum=1, maximum=7 * 24 * 3600
+    ),
+    "bots_after_s": Option(
+        int,
+        None,
+        "seconds a game waits for someone to join before the house's smart bots take its open seats and it starts "
+        "(counted from its creation, or its last join or leave); any seated player may also start it with bots "
+        "at once",
+        minimum=1,
+        maximum=7 * 24 * 3600,
     ),
 }
 """Options every game takes, because the table, not the game, keeps them."""
@@ -294,7 +315,7 @@ def join(ruleset: Ruleset[Any], table: Table[Any], name: str, player: str | None
     kept = [i for i in free if table.seats[i].invited is not None]
     seat = (kept or free)[0]  # an invited player takes the seat kept for it
     joined = SeatJoined(seat=seat, name=name, player=player)
-    return [joined, *_start_if_full(ruleset, evolve(ruleset, table, joined))]
+    return [joined, *start_if_full(ruleset, evolve(ruleset, table, joined))]
 
 
 def play(ruleset: Ruleset[Any], table: Table[Any], seat: int, move: Move, by: str | None = None) -> list[Event]:
@@ -332,6 +353,15 @@ def time_limit(ruleset: Ruleset[Any], table: Table[Any]) -> int | None:
     return own if own is not None else table.options.get("move_deadline_s")
 
 
+def bots_at(table: Table[Any]) -> str | None:
+    """When the house's bots take the open seats of a game waiting for players (UTC, ISO 8601): `bots_after_s`
+    after its seats last changed; None if it is not waiting or has no such option."""
+    after = table.options.get("bots_after_s")
+    if table.status is not Status.WAITING or after is None or not table.wait_started_at:
+        return None
+    return utc_iso(datetime.fromisoformat(table.wait_started_at) + timedelta(seconds=after))
+
+
 def timeout(ruleset: Ruleset[Any], table: Table[Any], wait_since: int) -> list[Event] | None:
     """What being late means for the wait that began at `wait_since`, by the game's own rules;
     None when the game has its random bot decide for each awaited seat instead."""
@@ -347,7 +377,7 @@ def tally(ruleset: Ruleset[Any], table: Table[Any]) -> list[Event]:
     return [] if table.tallied else [GameTallied(result=ruleset.result(table.rules))]
 
 
-def _start_if_full(ruleset: Ruleset[Any], table: Table[Any]) -> list[Event]:
+def start_if_full(ruleset: Ruleset[Any], table: Table[Any]) -> list[Event]:
     if any(s.is_open for s in table.seats):
         return []
     started = GameStarted()
@@ -371,18 +401,30 @@ def evolve(ruleset: Ruleset[S], table: Table[S] | None, event: Event, at: str = 
             created_at=event.created_at,
             version=1,
             status_since=1,
+            wait_since=1,
+            wait_started_at=at or event.created_at,
             creator=event.creator,
             founders=tuple(i for i, s in enumerate(event.seats) if s.name is not None),
             rematch_of=event.rematch_of,
         )
     assert table is not None, "a game's first event is game_created"
     version = table.version + 1
-    if isinstance(event, SeatJoined | SeatLeft):
+    if isinstance(event, SeatJoined | SeatLeft | BotsSeated):  # the wait for players begins again
         seats = list(table.seats)
-        seats[event.seat] = Seat(name=event.name, player=event.player) if isinstance(event, SeatJoined) else Seat()
-        founders = tuple(f for f in table.founders if f != event.seat)
+        if isinstance(event, BotsSeated):
+            for seat in event.seats:
+                seats[seat] = Seat(bot=event.bot)
+        else:
+            seats[event.seat] = Seat(name=event.name, player=event.player) if isinstance(event, SeatJoined) else Seat()
+        founders = tuple(f for f in table.founders if isinstance(event, BotsSeated) or f != event.seat)
         return msgspec.structs.replace(
-            table, seats=tuple(seats), founders=founders, version=version, status_since=version
+            table,
+            seats=tuple(seats),
+            founders=founders,
+            version=version,
+            status_since=version,
+            wait_since=version,
+            wait_started_at=at,
         )
     if isinstance(event, SeatResigned):
         resigned = tuple(sorted({*table.resigned, event.seat}))
@@ -537,6 +579,16 @@ class GameView(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     time_limit_s: Annotated[
         int | None, Meta(description="seconds the current wait may last (a deadline, an aiming window)")
     ]
+    bots_at: (
+        Annotated[
+            Timestamp,
+            Meta(
+                description="a game waiting for players, with `bots_after_s`: when the house's bots take its open "
+                "seats unless someone joins or leaves first (which starts the wait again)"
+            ),
+        ]
+        | UnsetType
+    ) = UNSET
     state: Annotated[Any, Meta(description="the game's own state; null until it starts")]
     rematch: Annotated[str, Meta(description="the game that replays this one, once asked for")] | UnsetType = UNSET
     rematch_of: Annotated[str, Meta(description="the game this one replays")] | UnsetType = UNSET
@@ -609,6 +661,7 @@ def view(ruleset: Ruleset[Any], table: Table[Any], viewer: Viewer, house: bool =
         ],
         waiting_since=table.wait_since if started else None,
         time_limit_s=time_limit(ruleset, table),
+        bots_at=bots_at(table) or UNSET,
         # a finished game is public, down to every hand
         state=ruleset.view(table.rules, EVERYONE if finished else viewer) if started else None,
         rematch=table.rematch or UNSET,

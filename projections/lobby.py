@@ -17,7 +17,8 @@ import msgspec
 import redis
 
 from events.keys import PREFIX
-from games.table import Status, Table, randomness, seat_views
+from games.registry import RULESETS
+from games.table import Status, Table, bots_at, randomness, seat_views
 from projections.model import Applying, Change, Notice, ReadModel
 from projections.scan import drop
 
@@ -90,8 +91,9 @@ return 1
 def entry(table: Table[Any]) -> dict[str, Any]:
     """What the lobby shows of a game: what a newcomer needs to judge it before taking a seat too (its options, and
     whether its creator chose the seed). `open_seats` counts the seats anyone may take (not those kept for an
-    invited player)."""
-    return {
+    invited player); a finished game shows its `winners` and `scores`, and one waiting for players when the house's
+    bots take its open seats (`bots_at`)."""
+    found = {
         "game_id": table.game_id,
         "ruleset": table.ruleset,
         "status": str(table.status),
@@ -102,6 +104,12 @@ def entry(table: Table[Any]) -> dict[str, Any]:
         "options": table.options,
         "randomness": randomness(table),
     }
+    if (due := bots_at(table)) is not None:
+        found["bots_at"] = due
+    if table.status is Status.FINISHED:
+        result = RULESETS[table.ruleset].result(table.rules)
+        found.update(winners=list(result.winners), scores=list(result.scores))
+    return found
 
 
 def shows_a_change(before: Table[Any] | None, after: Table[Any]) -> bool:
@@ -112,8 +120,12 @@ def shows_a_change(before: Table[Any] | None, after: Table[Any]) -> bool:
 
 
 def is_active(table: Table[Any]) -> bool:
-    """Whether the house may still have something to do for the game."""
-    return table.status is Status.IN_PROGRESS or (table.status is Status.FINISHED and not table.tallied)
+    """Whether the house may still have something to do for the game: play it, tally it, or seat its bots."""
+    return (
+        table.status is Status.IN_PROGRESS
+        or (table.status is Status.FINISHED and not table.tallied)
+        or bots_at(table) is not None
+    )
 
 
 LOCK_MS = 10_000
@@ -187,8 +199,9 @@ class RedisLobby(Entries):
         return [self.current(msgspec.json.decode(r)) for r in raw if r is not None]
 
     def current(self, found: dict[str, Any]) -> dict[str, Any]:
-        """An entry as the lobby writes it now: one written before `randomness` was shown is written again."""
-        if "randomness" in found or self.table_of is None:
+        """An entry as the lobby writes it now: one written before `randomness` (or a finished game's `winners`)
+        was shown is written again."""
+        if ("randomness" in found and (found["status"] != "finished" or "winners" in found)) or self.table_of is None:
             return found
         table = self.table_of(found["game_id"])
         if table is None:

@@ -215,7 +215,7 @@ type Schemas = components["schemas"];
 export const seats: Schemas["SeatSpec"][] = [{ name: "Ann" }, { open: true }, { bot: "smart" }, { player: "me" }];
 export const game: Schemas["CreateGame"] = { ruleset: "twelve-gangsters", seats, seed: 7 };
 // openapi-typescript types an option with a default as always there (its defaultNonNullable): null is the default
-const mobsters = { attendance: true, first_player: null, move_deadline_s: null, open_setup: null };
+const mobsters = { attendance: true, first_player: null, move_deadline_s: null, bots_after_s: null, open_setup: null };
 export const options: Schemas["CreateGame"] = { ruleset: "mobsters", seats, options: mobsters };
 // @ts-expect-error: a seat spec is one of its shapes, never none
 export const none: Schemas["SeatSpec"] = {};

@@ -138,7 +138,7 @@ def test_seat_token_operations_declare_their_security() -> None:
     optional = [{"seatToken": []}, {"playerToken": []}, {}]
     assert doc["security"] == optional
     declared = {o["operationId"]: o.get("security") for _, _, o in operations(doc)}
-    for needed in ("makeMove", "leaveGame", "resignGame", "abortGame", "rematchGame"):
+    for needed in ("makeMove", "leaveGame", "resignGame", "abortGame", "startWithBots", "rematchGame"):
         assert declared[needed] == [{"seatToken": []}, {"playerToken": []}]
     for inherits in ("getGame", "listEvents", "streamEvents", "getStateAtVersion", "createGame", "joinGame"):
         assert declared[inherits] is None, inherits
@@ -226,6 +226,9 @@ COMMANDS = [
     commands.AbortGame(seat=0),
     commands.AbortGame(player_id="3c9f0e1d2b4a5867"),
     commands.CreateRematch(seat=0, game_id="9b1e4d7a2c3f8e60"),
+    commands.StartWithBots(seat=1),
+    commands.StartWithBots(player_id="3c9f0e1d2b4a5867"),
+    commands.StartWithBots(wait_since=4),
 ]
 
 

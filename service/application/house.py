@@ -25,6 +25,7 @@ from service.application.errors import GameMovedOnError, IdempotencyKeyReusedErr
 from service.application.execute import close_wait, execute, no_seat
 from service.application.play import make_move
 from service.application.review import REVIEW_STEP_S, Reviewed, review_step
+from service.application.seating import seat_bots_when_due
 from service.application.services import Services
 
 log = logging.getLogger(__name__)
@@ -49,6 +50,8 @@ class Outcome(enum.StrEnum):
     """A deadline's job ran early: its own job, set for the deadline, acts."""
     TIMED_OUT = "timed out"
     """The game's own rule for lateness closed the wait."""
+    SEATED = "seated bots"
+    """The wait for players was over: the house's bots took the open seats."""
     TALLIED = "tallied"
     NOT_FINISHED = "not finished"
 
@@ -146,7 +149,8 @@ class House:
         return Done(Outcome.PLAYED, len(played)) if played else Done(Outcome.MOVED_ON)
 
     def expire(self, game_id: str, wait_since: int) -> Done:
-        """A deadline passed: the game's own rule for lateness, else a random move for each awaited seat."""
+        """A deadline passed: the game's own rule for lateness, else a random move for each awaited seat; before
+        the start, the wait for players is over, and the house's bots take the open seats."""
         game = self.repository.get(game_id)
         early = self._before_deadline(game) if game.table.wait_since == wait_since else 0.0
         if early > CLOCK_SKEW_S:
@@ -154,6 +158,12 @@ class House:
         if early > 0:
             self.sleep(early)  # a seat may move until its deadline, to the millisecond
             game = self.repository.get(game_id)
+        if game.table.status is Status.WAITING:
+            try:
+                seat_bots_when_due(self.services, game_id, wait_since)
+            except MOVED_ON:
+                return Done(Outcome.MOVED_ON)
+            return Done(Outcome.SEATED)
         try:
             own_rule = tables.timeout(game.ruleset, game.table, wait_since)
         except IllegalMoveError:
@@ -206,6 +216,8 @@ class House:
         table = game.table
         if table.status is Status.FINISHED:
             return not table.tallied
+        if table.status is Status.WAITING:
+            return self._before_deadline(game) == 0.0 and tables.bots_at(table) is not None
         if table.status is not Status.IN_PROGRESS:
             return False
         idle = self.clock() - self._time_of(game, table.version)
@@ -216,8 +228,9 @@ class House:
         return (awaits_bot and idle > self.stall_s) or overdue
 
     def _before_deadline(self, game: Game) -> float:
-        """Seconds until the current wait's deadline; 0 once it has passed, or without one."""
-        due = tables.deadline_at(game.ruleset, game.table)
+        """Seconds until the current wait's deadline (for players, before the start); 0 once it has passed, or
+        without one."""
+        due = tables.deadline_at(game.ruleset, game.table) or tables.bots_at(game.table)
         return 0.0 if due is None else max(0.0, datetime.fromisoformat(due).timestamp() - self.clock())
 
     def _time_of(self, game: Game, version: int) -> float:

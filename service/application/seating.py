@@ -13,13 +13,13 @@ from events.repository import Game, NoSuchGameError
 from games import lifecycle
 from games import table as tables
 from games.base import IllegalMoveError
-from games.commands import AbortGame, Command, CreateRematch, LeaveGame, ResignGame
+from games.commands import AbortGame, Command, CreateRematch, LeaveGame, ResignGame, StartWithBots
 from games.lifecycle import LifecycleRefusal
 from games.refusals import SetupError, SetupRefusal
 from players.state import Player
 from service.application.callers import player_of, seat_of
 from service.application.errors import InvalidTokenError
-from service.application.execute import Acted, Ask, execute, too_busy
+from service.application.execute import Acted, Ask, execute, no_seat, too_busy
 from service.application.offered import ruleset_named
 from service.application.play import NoMatchError, create_game, join_game, new_game
 from service.application.services import Services
@@ -66,6 +66,24 @@ def abort_game(services: Services, game_id: str, token: str | None) -> Acted:
     return _act(services, game_id, token, ask, needs_seat=False, player=player)
 
 
+def start_with_bots(services: Services, game_id: str, token: str | None) -> Acted:
+    """The house's bots take the open seats and the game starts, asked for by a seated player of a game that offers
+    it (`bots_after_s`) or by its creator (games/lifecycle.py `start_with_bots`)."""
+    player = player_of(services, token) if token is not None else None
+
+    def ask(game: Game, seat: int | None) -> Command:
+        creator = player is not None and player.player_id == game.table.creator
+        return StartWithBots(seat=seat, player_id=player.player_id if creator and player else None)
+
+    return _act(services, game_id, token, ask, needs_seat=False, player=player)
+
+
+def seat_bots_when_due(services: Services, game_id: str, wait_since: int) -> Acted:
+    """The house's bots take the open seats of a game whose `bots_after_s` passed since `wait_since` (the house
+    checks the clock first)."""
+    return execute(services, game_id, no_seat, lambda _, __: StartWithBots(wait_since=wait_since))
+
+
 def _held(seat: int | None) -> int:
     assert seat is not None, "a token of no seat is refused"
     return seat
@@ -95,20 +113,26 @@ def rematch_game(services: Services, game_id: str, token: str | None, holder: st
     raise IllegalMoveError(LifecycleRefusal.REMATCH_EXISTS, f"this game's rematch is game {rematch}")
 
 
+QUICK_MATCH_OPTIONS: dict[str, Any] = {"move_deadline_s": 60, "bots_after_s": 30}
+"""What a quick match asks of its game unless the caller names other values: nobody waits for long, neither for an
+absent player's move nor for a table to fill (the house's bots take the seats nobody took)."""
+
+
 def quick_match(
     services: Services, ruleset_id: str, seat_count: int, player: Player, options: dict[str, Any] | None = None
 ) -> tuple[Acted, int, bool]:
     """Seat the player in the oldest waiting game it can trust that has room for it, or create one; whether it was
-    created. A game it can trust: of the ruleset and seat count, with the options asked for (the defaults, unless
-    the caller names others), randomness the service drew and keeps secret, and every seat taken held by a bot or
-    a registered player (no one holds several anonymous seats' tokens). One quick match per ruleset and seat
-    count picks at a time, so two never both create a game the other could have joined."""
+    created. A game it can trust: of the ruleset and seat count, with the options asked for (the ruleset's defaults
+    and `QUICK_MATCH_OPTIONS`, unless the caller names others), randomness the service drew and keeps secret, and
+    every seat taken held by a bot or a registered player (no one holds several anonymous seats' tokens). One quick
+    match per ruleset and seat count picks at a time, so two never both create a game the other could have
+    joined."""
     ruleset = ruleset_named(ruleset_id)
     if not ruleset.min_seats <= seat_count <= ruleset.max_seats:
         raise SetupError(
             SetupRefusal.INVALID_SEAT_COUNT, f"{ruleset.name} takes {ruleset.min_seats} to {ruleset.max_seats}"
         )
-    wanted = tables.resolve_options(ruleset, options or {}, seat_count)
+    wanted = tables.resolve_options(ruleset, {**QUICK_MATCH_OPTIONS, **(options or {})}, seat_count)
     holder = f"player:{player.player_id}"
     lobby = services.projections.lobby
 

@@ -135,6 +135,12 @@ class LobbyEntrySchema(Schema):
             "is never offered by a quick match, is not rated, and is joined only with `accept_public_randomness`"
         },
     )
+    bots_at = timestamp(
+        description="a game waiting for players, with `bots_after_s`: when the house's bots take its open seats "
+        "unless someone joins or leaves first (which starts the wait again)"
+    )
+    winners = fields.List(fields.Integer(), metadata={"description": "a finished game: the seats that won"})
+    scores = fields.List(fields.Integer(), metadata={"description": "a finished game: each seat's score, by seat"})
 
 
 class LeaderboardQuerySchema(Schema):

@@ -132,6 +132,9 @@ class Scheduler:
         game_id = table.game_id
         if table.status is Status.FINISHED and not table.tallied:
             self.once("tally", game_id, self.queue, "service.worker.jobs.tally")
+        bots_at = tables.bots_at(table)
+        if bots_at and table.wait_since > previous_version:  # the wait for players, from a new seat change
+            self.deadline(table, due_second(bots_at))
         if table.status is not Status.IN_PROGRESS:
             return
         awaited = ruleset.awaiting(table.rules)
@@ -214,6 +217,11 @@ class Scheduler:
             enqueued += self._again(
                 "tally", game_id, lambda: self.once("tally", game_id, self.queue, "service.worker.jobs.tally")
             )
+        bots_at = tables.bots_at(table)
+        if bots_at and not self._live_deadline(table):
+            self.redis.delete(keys.pending_job("deadline", game_id))
+            self.deadline(table, None)  # the sweep asks only once it is due
+            enqueued += 1
         if table.status is not Status.IN_PROGRESS:
             return enqueued
         awaited = ruleset.awaiting(table.rules)

@@ -47,8 +47,8 @@ SCRIPTS = {
     "next_deadline": scheduler._NEXT_DEADLINE,
     "review_hand_on": scheduler._HAND_ON,
 }
-NOT_IN_THESE_GAMES = {"next_deadline"}
-"""The deadline of a person's wait: these games set none."""
+NOT_IN_THESE_GAMES: set[str] = set()
+"""Every script is called: the quick matches' games set a deadline on the wait for players, and on a person's."""
 NAMES = {hashlib.sha1(text.encode()).hexdigest(): name for name, text in SCRIPTS.items()}
 
 

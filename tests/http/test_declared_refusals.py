@@ -91,6 +91,10 @@ def own_asks(game: str, done: str, waiting: str, tokens: dict[str, str], seat: d
         "leaveGame": [("post", f"{game}/leave", {"headers": seat})],
         "resignGame": [("post", f"{waiting}/resign", {"headers": bearer(tokens["waiting"])})],
         "abortGame": [("post", f"{game}/abort", {"headers": seat})],
+        "startWithBots": [
+            ("post", f"{game}/start-with-bots", {"headers": seat}),
+            ("post", f"{waiting}/start-with-bots", {"headers": player}),
+        ],
         "rematchGame": [("post", f"{game}/rematch", {"headers": seat})],
         "createStreamTicket": [("post", f"{game}/stream-tickets", {"headers": bearer(tokens["done"])})],
         "registerPlayer": [
@@ -156,7 +160,7 @@ def test_every_refusal_of_every_operation_is_declared(api: ApiClient) -> None:
                     undeclared.append(f"{ask[0].upper()} {ask[1][:80]} {ask[2]}: {response.status_code}"[:200])
                 elif response.status_code >= 400:
                     fits(response, ask[0], ask[1])
-    assert asked >= set(own) and len(asked) == 32
+    assert asked >= set(own) and len(asked) == 33
     assert {400, 401, 404, 405, 409, 412, 413, 415, 422, 501} <= reached  # no empty promise
     assert not undeclared, "answers the document does not declare:\n" + "\n".join(undeclared)
 

@@ -23,7 +23,7 @@ def test_rulesets_list_twelve_gangsters_for_three_to_six_players_with_its_option
     assert (gangsters["min_players"], gangsters["max_players"]) == (3, 6)
     assert gangsters["description"]
     options = {o["name"]: o for o in gangsters["options"]}
-    assert set(options) == {"first_boss", "move_deadline_s"}
+    assert set(options) == {"first_boss", "move_deadline_s", "bots_after_s"}
     assert (options["first_boss"]["type"], options["first_boss"]["default"]) == ("integer", None)
     assert all(o["description"] for o in options.values())
     assert gangsters["bots"] == ["hard", "random", "smart"]

@@ -48,6 +48,7 @@ def needing_redis(table: Table) -> dict[tuple[str, str], Request]:
         ("POST", f"{game}/leave", {"headers": token}),
         ("POST", f"{game}/resign", {"headers": token}),
         ("POST", f"{game}/abort", {"headers": token}),
+        ("POST", f"{game}/start-with-bots", {"headers": token}),
         ("POST", f"{game}/rematch", {"headers": token}),
         ("POST", "/v1/quick-match", {"json": {"ruleset": "twelve-gangsters", "seats": 3}, "headers": player}),
         ("POST", "/v1/players", {"json": {"name": "Zed"}}),

@@ -17,6 +17,7 @@ from events.envelope import Envelope
 from events.repository import event_of
 from games import table as tables
 from games.registry import RULESETS
+from service.application.seating import QUICK_MATCH_OPTIONS
 from tests.client import ApiClient, Table, assert_problem
 from tests.players.helpers import bearer, create, player_id
 from tests.players.test_player_feed import read
@@ -68,7 +69,7 @@ def test_a_quick_match_never_seats_a_player_in_a_game_whose_creator_chose_the_se
     assert matched.status_code == 201 and matched.json["created"]
     game = matched.json["game"]
     assert game["game_id"] != trap.id and game["randomness"] == "secret"
-    assert game["options"] == tables.resolve_options(MOBSTERS, {}, 2)  # the answer says what it joined
+    assert game["options"] == tables.resolve_options(MOBSTERS, QUICK_MATCH_OPTIONS, 2)  # what it joined
     assert api.game(trap)["seats"][1]["open"]
 
 
@@ -104,11 +105,12 @@ def test_the_same_attack_on_a_game_the_service_seeded_computes_nothing(api: ApiC
 
 def test_a_quick_match_joins_only_games_with_the_options_asked_for(api: ApiClient) -> None:
     mallory, victim = api.register("Mallory"), api.register("Victim")
-    quick = create(api, mallory, [{"player": "me"}, {"open": True}], "mobsters", options={"move_deadline_s": 1})
+    options = {"move_deadline_s": 1, "bots_after_s": 30}
+    quick = create(api, mallory, [{"player": "me"}, {"open": True}], "mobsters", options=options)
     body = {"ruleset": "mobsters", "seats": 2}
     default = api.http.post("/v1/quick-match", json=body, headers=bearer(victim)).json
     assert default["created"] and default["game"]["game_id"] != quick.id
-    assert default["game"]["options"]["move_deadline_s"] is None
+    assert default["game"]["options"]["move_deadline_s"] == QUICK_MATCH_OPTIONS["move_deadline_s"]
     other = api.register("Other")
     asked = api.http.post(
         "/v1/quick-match", json={**body, "options": {"move_deadline_s": 1}}, headers=bearer(other)

@@ -114,9 +114,10 @@ def played() -> dict[str, Any]:
     found["left"] = decoded(seating.leave_game(services, WAITING_ID, pat_token).view(None))
     found["aborted"] = decoded(seating.abort_game(services, WAITING_ID, cat).view(None))
 
-    # Pat's quick match finds no game with room, so it opens one.
+    # Pat's quick match finds no game with room, so it opens one; Pat starts it with the house's bots at once.
     matched, _, _ = seating.quick_match(services, RULESET.id, 3, pat)
     found["matched"] = lobby_entry(matched.game.table)
+    found["started_with_bots"] = decoded(seating.start_with_bots(services, matched.game.game_id, pat_token).view(None))
     return found
 
 
@@ -215,6 +216,7 @@ def answers() -> dict[str, dict[int, dict[str, Any]]]:
         "leaveGame": {200: {JSON: game["left"]}},
         "resignGame": {200: {JSON: game["resigned"]}},
         "abortGame": {200: {JSON: game["aborted"]}},
+        "startWithBots": {200: {JSON: game["started_with_bots"]}},
         "rematchGame": {201: {JSON: game["created"]}},
         "listEvents": {
             200: {JSON: by_ruleset("page", "{name}: a game's first events"), "application/x-ndjson": game["line"]}

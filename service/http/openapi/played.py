@@ -254,7 +254,7 @@ def move_shown(services: Services, gid: str, token: str, body: dict[str, Any], v
 
 def table_life(refusals: Refusals) -> dict[str, Any]:
     """The events and refusals of a table's life beyond a game played out: a rematch, a seat left, a resignation, a
-    game called off, players; and the refusals of the use cases met on the way."""
+    game called off, one started with bots, players; and the refusals of the use cases met on the way."""
     ruleset_id = "twelve-gangsters"
     services, _, tokens = play_out(ruleset_id, refusals)
     gid = SETTINGS[ruleset_id].game_id
@@ -287,6 +287,12 @@ def table_life(refusals: Refusals) -> dict[str, Any]:
     refusals.of(lambda: play.make_move(services, started, Caller(token=gus), {"type": "play", "card": 7}))
     found |= {t: e for t, e in first_events(services, started).items() if t not in found}
     found |= {t: e for t, e in open_setup(services).items() if t not in found}
+    # Hal opens a game with bots after a wait; Ivy joins and may not start it; Hal starts it with the bots.
+    hal = play.new_game(services, ruleset_id, [tables.Seat(name="Hal"), tables.Seat(), tables.Seat()], {}, 9)
+    ivy, _ = play.join_game(services, hal.game.game_id, "Ivy", accepts_public_randomness=True)
+    refusals.of(lambda: seating.start_with_bots(services, hal.game.game_id, ivy.handed[1]))
+    seating.start_with_bots(services, hal.game.game_id, hal.handed[0])
+    found |= {t: e for t, e in first_events(services, hal.game.game_id).items() if t not in found}
     invited(services, refusals)
     # Setups refused, players refused.
     refusals.of(lambda: play.new_game(services, "chess", [tables.Seat(name="Ann")], {}, None))

@@ -137,7 +137,7 @@ def seat_answer(acted: Acted) -> Response:
 
 
 def lifecycle_route(path: str, operation_id: str, summary: str, act: Any) -> None:
-    """A seat's request with no body (leave, resign, abort): the game after it."""
+    """A seat's request with no body (leave, resign, abort, start with bots): the game after it."""
 
     @blp.route(path, endpoint=operation_id)
     class SeatRequest(MethodView):
@@ -158,6 +158,12 @@ lifecycle_route(
 )
 lifecycle_route(
     "/<game_id>/abort", "abortGame", "The creator calls off a game that has not started", seating.abort_game
+)
+lifecycle_route(
+    "/<game_id>/start-with-bots",
+    "startWithBots",
+    "Start now: the house's bots take the open seats (a seat of a game with `bots_after_s`, or the creator)",
+    seating.start_with_bots,
 )
 
 

@@ -5,6 +5,7 @@ import { h, rulesetName } from "./dom.js";
 import { GAMES, EVENT_TYPES } from "./games/index.js";
 import { money, t } from "./i18n.js";
 import { howTo, invitedHere, joinGame, publicSeedBadge } from "./lobby.js";
+import { announceDue, markDue, signalControls } from "./signals.js";
 
 const REMATCH_LOOK_MS = 3000;
 
@@ -35,7 +36,9 @@ export function makeUi(view, catalogue, events, act, redraw = () => {}) {
 
 export function describe(event, ui) {
   const key = `ev.${event.type}`;
-  return t(key, { p: event.payload, name: ui.name, card: (id) => ui.card(id).name, money });
+  const said = t(key, { p: event.payload, name: ui.name, card: (id) => ui.card(id).name, money });
+  // A move the house made for a person's seat at its deadline is not that person's choice: say so.
+  return event.command?.by === "deadline" ? `${said} ${t("by_deadline")}` : said;
 }
 
 export function eventList(events, ui, current = null, onPick = null) {
@@ -69,7 +72,10 @@ export function resultPanel(result, ui, format) {
 
 function awaitingLine(view, ui) {
   if (view.status === "finished") return h("p", { class: "awaiting done" }, t("game_over"));
-  if (view.status === "waiting") return h("p", { class: "awaiting" }, t("waiting_for_players"));
+  if (view.status === "waiting") {
+    return h("p", { class: "awaiting", id: "awaiting" }, [t("waiting_for_players"),
+      view.bots_at ? [" · ", h("span", { class: "countdown", "data-deadline": view.bots_at, "data-says": "bots_in", role: "timer" }, "")] : null]);
+  }
   if (view.status === "aborted") return h("p", { class: "awaiting done" }, t("status.aborted"));
   const mine = view.awaiting.find((a) => a.seat === ui.me);
   const others = view.awaiting.filter((a) => a.seat !== ui.me).map((a) => ui.name(a.seat));
@@ -85,7 +91,7 @@ function awaitingLine(view, ui) {
 function tick() {
   for (const element of document.querySelectorAll("[data-deadline]")) {
     const left = Math.max(0, Math.ceil((Date.parse(element.dataset.deadline) - Date.now()) / 1000));
-    element.textContent = t("seconds_left", { s: left });
+    element.textContent = t(element.dataset.says || "seconds_left", { s: left });
     element.classList.toggle("urgent", left <= 5);
   }
 }
@@ -156,8 +162,12 @@ export async function showTable(root, app, gameId, watching) {
     const resigned = view.you && view.seats[view.you.seat]?.resigned;
     const ui = makeUi(view, catalogue, events, watching || resigned ? null : act, draw);
     const yourTurn = ui.legal.length > 0;
-    if (yourTurn && !wasMine) app.announce(t("your_turn"));
+    if (yourTurn && !wasMine) {
+      app.announce(t("your_turn"));
+      announceDue(`${rulesetName(view.ruleset)}: ${t("your_turn")}`);
+    }
     wasMine = yourTurn;
+    markDue(yourTurn);
     root.replaceChildren(
       h("div", { class: "table-head" }, [
         h("h1", {}, rulesetName(view.ruleset)),
@@ -171,6 +181,7 @@ export async function showTable(root, app, gameId, watching) {
           view.status === "finished" ? h("a", { href: `#/replay/${gameId}`, class: "button", id: "to-replay" }, t("replay")) : null,
           ...seatActions(view, ui, request, app, refused),
         ]),
+        ui.me === null || view.status === "finished" ? null : signalControls(),
       ]),
       awaitingLine(view, ui),
       h("p", { class: "notice", role: "alert" }, notice),
@@ -242,6 +253,7 @@ export async function showTable(root, app, gameId, watching) {
   }, REMATCH_LOOK_MS);
   return () => {
     left = true;
+    markDue(false);
     stop();
     clearInterval(timer);
     clearInterval(rematchWatch);
@@ -259,7 +271,12 @@ function seatActions(view, ui, request, app, refused) {
   }
   const button = (what, cls = "") =>
     h("button", { type: "button", class: `button ${cls}`, id: what, onclick: () => request(what) }, t(`action.${what}`));
-  if (view.status === "waiting") return [button("leave"), createdHere(view, ui.events) ? button("abort", "danger") : null];
+  if (view.status === "waiting") {
+    const creator = createdHere(view, ui.events);
+    // Any seat may fill the others with the house's bots where the game offers it; elsewhere, its creator only.
+    const bots = creator || view.options.bots_after_s != null ? button("start-with-bots", "primary") : null;
+    return [bots, button("leave"), creator ? button("abort", "danger") : null];
+  }
   if (view.status === "in_progress" && !view.seats[ui.me]?.resigned) return [button("resign", "danger")];
   if (view.status === "finished") {
     return [view.rematch ? h("a", { href: `#/game/${view.rematch}`, class: "button", id: "to-rematch" }, t("to_rematch"))

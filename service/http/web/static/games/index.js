@@ -7,5 +7,6 @@ export const GAMES = { "twelve-gangsters": twelveGangsters, "cash-n-guns": cashN
 
 const COMMON = [
   "game_created", "seat_joined", "game_started", "game_tallied", "seat_left", "seat_resigned", "game_aborted", "rematch_created",
+  "bots_seated",
 ];
 export const EVENT_TYPES = [...COMMON, ...Object.values(GAMES).flatMap((game) => game.EVENTS)];
