@@ -185,7 +185,7 @@ export async function showReplay(root, app, gameId) {
         h("section", { class: `board ${latest.ruleset}`, "aria-label": t("table"), "data-version": version },
           view.status === "waiting" || !view.state ? h("p", {}, t("waiting_for_players")) : game.render(view, ui)),
         h("aside", { class: "side" }, [
-          version === last ? resultPanel(result, ui, game.score) : null,
+          version === last ? resultPanel(result, ui, game) : null,
           reviewPanel(review, ui, last, version, go),
           h("section", { class: "panel log", "aria-labelledby": "log-title" }, [
             h("h2", { id: "log-title" }, t("events")), eventList(events, ui, version, go)]),

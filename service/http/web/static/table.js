@@ -53,8 +53,11 @@ export function eventList(events, ui, current = null, onPick = null) {
     }));
 }
 
-export function resultPanel(result, ui, format) {
+// The final tally, and each seat's breakdown where the game draws one (its module's `breakdown(result, ui)`, from
+// the result's `details`: what each score is made of).
+export function resultPanel(result, ui, game) {
   if (!result) return null;
+  const format = game.score;
   const order = result.scores.map((score, seat) => ({ seat, score, rank: result.ranks[seat] }));
   order.sort((a, b) => (a.rank ?? 99) - (b.rank ?? 99));
   return h("section", { class: "panel result", id: "result", "aria-labelledby": "result-title" }, [
@@ -67,6 +70,7 @@ export function resultPanel(result, ui, format) {
         h("td", {}, row.rank ?? "–"), h("td", {}, ui.name(row.seat)), h("td", {}, format(row.score, ui))]))),
     ]),
     result.tie_break ? h("p", {}, t("tie_break", { rule: result.tie_break })) : null,
+    game.breakdown ? h("div", { class: "breakdown", id: "breakdown" }, game.breakdown(result, ui)) : null,
   ]);
 }
 
@@ -189,7 +193,7 @@ export async function showTable(root, app, gameId, watching) {
         h("section", { class: `board ${view.ruleset}`, "aria-label": t("table"), "data-version": view.version,
           "data-status": view.status }, ["waiting", "aborted"].includes(view.status) ? waitingSeats(view, ui) : game.render(view, ui)),
         h("aside", { class: "side" }, [
-          resultPanel(result, ui, game.score),
+          resultPanel(result, ui, game),
           howTo(view.ruleset),
           h("section", { class: "panel log", "aria-labelledby": "log-title" }, [
             h("h2", { id: "log-title" }, t("events")),
