@@ -14,8 +14,8 @@ from tests.web.conftest import click_first_move, play_to_the_end
 
 
 def register(page: Page) -> str:
-    page.locator("#player-name").fill(f"Ann-{uuid.uuid4().hex[:6]}")
-    page.locator("#register button[type=submit]").click()
+    page.locator("#my-name").fill(f"Ann-{uuid.uuid4().hex[:6]}")
+    page.locator("#register").click()
     token = page.locator("#new-token").inner_text()
     page.locator("#token-kept").click()
     return token

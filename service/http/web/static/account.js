@@ -32,27 +32,46 @@ export function accountBox(app, ruleset, gameItem) {
   ]);
 }
 
+// One identity box: the name the table shows, kept in this browser to play as a guest, or registered as a player
+// (rated, its games kept on any device); a kept player token signs in. A first visit is asked for a name.
 function signedOut(app) {
+  const kept = localStorage.getItem(NAME);
   const nameInput = h("input", {
-    id: "my-name", value: identity.name(), maxlength: "40", autocomplete: "nickname",
-    onchange: (e) => identity.setName(e.target.value.trim() || t("default_name")),
+    id: "my-name", value: kept || "", maxlength: "40", autocomplete: "nickname", placeholder: t("name_placeholder"),
+    onchange: (e) => e.target.value.trim() && identity.setName(e.target.value.trim()),
   });
   const error = h("p", { class: "error", role: "alert" });
-  const newName = h("input", { id: "player-name", maxlength: "40", autocomplete: "username" });
-  const register = h("form", { class: "row", id: "register" }, [
-    h("label", { for: "player-name" }, t("register_as")), newName,
-    h("button", { type: "submit", class: "primary" }, t("register")),
-  ]);
-  register.onsubmit = async (e) => {
-    e.preventDefault();
+  const register = h("button", { type: "button", id: "register", class: "primary" }, t("register_name"));
+  register.onclick = async () => {
+    const name = nameInput.value.trim();
+    if (!name) {
+      error.textContent = t("name_needed");
+      nameInput.focus();
+      return;
+    }
     try {
-      const made = await call("POST", "/v1/players", { body: { name: newName.value.trim() } });
+      const made = await call("POST", "/v1/players", { body: { name } });
       player.keep(made.player_id, made.name, made.token);
       shownToken = made.token;
       app.render();
     } catch (failure) {
       error.textContent = app.problem(failure);
     }
+  };
+  const guest = h("button", { type: "submit", id: "play-as-guest" }, t("play_as_guest"));
+  const box = h("form", { class: "identity", id: "identity" }, [
+    h("label", { for: "my-name" }, t("your_name")), nameInput, guest, register,
+  ]);
+  box.onsubmit = (e) => {
+    e.preventDefault();
+    const name = nameInput.value.trim();
+    if (!name) {
+      error.textContent = t("name_needed");
+      return;
+    }
+    identity.setName(name);
+    error.textContent = "";
+    app.render();
   };
   const pasted = h("input", { id: "player-token", type: "password", autocomplete: "off" });
   const signIn = h("form", { class: "row", id: "sign-in" }, [
@@ -70,10 +89,16 @@ function signedOut(app) {
       error.textContent = failure.code === "invalid_token" ? t("bad_player_token") : app.problem(failure);
     }
   };
-  return h("section", { class: "panel account", id: "account" }, [
-    h("div", { class: "identity", id: "identity" }, [h("label", { for: "my-name" }, t("your_name")), nameInput]),
-    register, signIn, error,
+  const first = !kept;
+  const section = h("section", { class: `panel account ${first ? "first-visit" : ""}`, id: "account", "aria-labelledby": "account-title" }, [
+    h("h2", { id: "account-title" }, first ? t("name_prompt") : t("playing_as_guest", { name: kept })),
+    h("p", { class: "hint" }, t("identity_hint")),
+    box,
+    h("details", { class: "have-token", id: "have-token" }, [h("summary", {}, t("have_token")), signIn]),
+    error,
   ]);
+  if (first) setTimeout(() => nameInput.focus(), 0);
+  return section;
 }
 
 function tokenNotice(app) {

@@ -22,14 +22,19 @@ export function setLanguage(next) {
   document.documentElement.lang = next;
 }
 
-// t("seat_n", {n: 2}) → "Seat 2". A missing key shows itself, so a gap is visible rather than blank.
+// t("seat_n", {n: 2}) → "Seat 2". A missing key shows itself, so a gap is visible rather than blank. A text with
+// plural forms ({one, other}, as Intl.PluralRules names them) takes the form its `n` asks for in the language.
 export function t(key, params = {}) {
-  const text = TABLES[lang][key] ?? TABLES.en[key] ?? key;
+  let text = TABLES[lang][key] ?? TABLES.en[key] ?? key;
   if (typeof text === "function") return text(params);
+  if (typeof text === "object") text = text[plurals().select(Number(params.n))] ?? text.other;
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? params[name] : `{${name}}`));
 }
 
 export const has = (key) => key in TABLES[lang];
+
+let rules = null;
+const plurals = () => (rules?.resolvedOptions().locale.startsWith(lang) ? rules : (rules = new Intl.PluralRules(lang)));
 
 export function money(amount) {
   return new Intl.NumberFormat(lang === "fr" ? "fr-FR" : "en-US", {

@@ -82,7 +82,7 @@ function seatRow(ruleset, index, kind, onchange) {
   const option = ({ kind: k, about }) =>
     h("option", { value: k, title: about || null, selected: k === kind ? "" : null }, t(`seat_kind.${k}`));
   return h("li", { class: "seat-row" }, [
-    h("label", { for: id }, t("seat_n", { n: index })),
+    h("label", { for: id }, t("seat_n", { n: index + 1 })),
     h("select", { id, "data-seat": String(index), onchange }, seatKinds(ruleset).map(option)),
   ]);
 }
@@ -108,7 +108,7 @@ function optionInput(option) {
 
 function createForm(ruleset, app) {
   const kinds = ["me", ...Array(ruleset.min_players - 1).fill("smart")];
-  const list = h("ol", { class: "seat-rows", start: "0" });
+  const list = h("ol", { class: "seat-rows" });
   const error = h("p", { class: "error", role: "alert" });
   const draw = () => list.replaceChildren(...kinds.map((k, i) => seatRow(ruleset, i, k, (e) => (kinds[i] = e.target.value))));
   draw();

@@ -12,9 +12,10 @@ const REMATCH_LOOK_MS = 3000;
 export function seatName(view, seat, me) {
   const info = view.seats[seat] || {};
   // Bots are told apart by their seat: a table may hold several of one kind.
-  let name = info.open ? t(info.invited ? "seat_kind.invited" : "seat_kind.open") : info.bot ? t("bot_at", { bot: t(`bot.${info.bot}`), n: seat }) : info.name;
+  // People count seats from 1; the API, from 0.
+  let name = info.open ? t(info.invited ? "seat_kind.invited" : "seat_kind.open") : info.bot ? t("bot_at", { bot: t(`bot.${info.bot}`), n: seat + 1 }) : info.name;
   if (seat === me) name = t("you_named", { name });
-  return name ?? t("seat_n", { n: seat });
+  return name ?? t("seat_n", { n: seat + 1 });
 }
 
 // What a game module draws with: the view, the catalogue, seat names and buttons for legal moves only.
@@ -188,6 +189,8 @@ export async function showTable(root, app, gameId, watching) {
         ui.me === null || view.status === "finished" ? null : signalControls(),
       ]),
       awaitingLine(view, ui),
+      // A game's link opened where none of its seats is held (another browser, signed out): say why it is watched.
+      !watching && ui.me === null ? h("p", { class: "hint", id: "not-seated" }, t(joinable(view) ? "not_seated_join" : "not_seated")) : null,
       h("p", { class: "notice", role: "alert" }, notice),
       h("div", { class: "table-grid" }, [
         h("section", { class: `board ${view.ruleset}`, "aria-label": t("table"), "data-version": view.version,
@@ -266,10 +269,13 @@ export async function showTable(root, app, gameId, watching) {
 }
 
 // Only what the API would allow now is offered: a seat's own requests, by the game's status; a seat to take.
+function joinable(view) {
+  return view.status === "waiting" && (view.seats.some((seat) => seat.open && !seat.invited) || invitedHere(view));
+}
+
 function seatActions(view, ui, request, app, refused) {
   if (ui.me === null) {
-    const room = view.status === "waiting" && view.seats.some((seat) => seat.open && !seat.invited);
-    if (!room && !(view.status === "waiting" && invitedHere(view))) return [];
+    if (!joinable(view)) return [];
     return [h("button", { type: "button", class: "button primary", id: "join", "data-join": view.game_id,
       onclick: () => joinGame(view, app).catch(refused) }, t("join"))];
   }
@@ -299,5 +305,5 @@ function createdHere(view, events) {
 
 function waitingSeats(view, ui) {
   return h("ul", { class: "waiting-seats" }, view.seats.map((seat) =>
-    h("li", { class: seat.open ? "open" : "" }, `${t("seat_n", { n: seat.seat })}: ${ui.name(seat.seat)}`)));
+    h("li", { class: seat.open ? "open" : "" }, `${t("seat_n", { n: seat.seat + 1 })}: ${ui.name(seat.seat)}`)));
 }
