@@ -38,7 +38,16 @@ TIMEOUT_S = 1
 """How long a count may take before the request passes uncounted: a Redis gone silent delays every request by
 this much, on top of its own wait if it needs Redis."""
 EXEMPT = frozenset(
-    {"health.Health", "health.Live", "health.Ready", "health.Metrics", "static", "docs_assets.static", "web.static"}
+    {
+        "health.Health",
+        "health.Live",
+        "health.Ready",
+        "health.Metrics",
+        "static",
+        "docs_assets.static",
+        "web.static",
+        "web.play",  # the page itself: a page refused as JSON helps nobody; the API it calls is counted
+    }
 )
 OPEN = frozenset(
     {("games.GameCollection", "POST"), ("games.JoinResource", "POST"), ("players.PlayerCollection", "POST")}

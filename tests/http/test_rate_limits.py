@@ -134,3 +134,13 @@ def test_no_token_reaches_the_counters_keys(config: Config, api: ApiClient, redi
     keys = [key.decode() for key in redis_client.scan_iter("syndicate:rate:*")]
     assert len([k for k in keys if ":token:" in k]) == tokens
     assert not any(token in key for key in keys for token in sent)
+
+
+def test_the_web_page_is_never_refused_as_json(config: Config) -> None:
+    """A caller past its budget still gets the page (its API calls wait out their 429s): never problem+json."""
+    http = limited(config, rate_limit="2 per minute").test_client()
+    while http.get("/v1/rulesets").status_code != 429:
+        pass
+    for _ in range(3):
+        page = http.get("/play")
+        assert page.status_code == 200 and page.mimetype == "text/html"

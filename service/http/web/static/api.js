@@ -9,6 +9,9 @@ export class ApiError extends Error {
   }
 }
 
+const THROTTLED_RETRIES = 3;
+const THROTTLED_WAIT_MAX_S = 15;
+
 export async function call(method, path, { body, token, ifMatch } = {}) {
   const headers = { Accept: "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -17,7 +20,15 @@ export async function call(method, path, { body, token, ifMatch } = {}) {
   if (method === "POST" && path.endsWith("/moves")) headers["Idempotency-Key"] = crypto.randomUUID();
   // no-store: a seat's view holds its hand, which has no place in the browser's disk cache.
   const payload = body === undefined ? undefined : JSON.stringify(body);
-  const response = await fetch(path, { method, headers, body: payload, cache: "no-store" });
+  let response = await fetch(path, { method, headers, body: payload, cache: "no-store" });
+  // Over a rate limit nothing was done: wait as told and ask again (a move with the same Idempotency-Key), a few
+  // times, so a busy moment passes unnoticed.
+  for (let again = 0; response.status === 429 && again < THROTTLED_RETRIES; again++) {
+    const wait = Math.min(Number(response.headers.get("Retry-After")) || 1, THROTTLED_WAIT_MAX_S);
+    document.dispatchEvent(new CustomEvent("syndicate:throttled", { detail: wait }));
+    await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+    response = await fetch(path, { method, headers, body: payload, cache: "no-store" });
+  }
   if (response.status === 204) return null;
   const data = await response.json();
   if (!response.ok) throw new ApiError(response.status, data, Number(response.headers.get("Retry-After")) || 0);
