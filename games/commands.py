@@ -78,10 +78,12 @@ class CreateGame(Command, frozen=True, tag="create"):
 
 
 class JoinGame(Command, frozen=True, tag="join"):
-    """Someone took an open seat: `player` is the name taken, `player_id` the registered player, if one did."""
+    """Someone took an open seat: `player` is the name taken, `player_id` the registered player, if one did;
+    `rejoin` the seat it held in the game this one replays, if it showed that seat's token."""
 
     player: str
     player_id: str | None = None
+    rejoin: int | None = None
 
 
 class MakeMove(Command, frozen=True, tag="move"):
@@ -179,7 +181,7 @@ def _create(ruleset: Ruleset[Any], table: Table[Any] | None, command: CreateGame
 
 
 def _join(ruleset: Ruleset[Any], table: Table[Any], command: JoinGame) -> list[Event]:
-    return tables.join(ruleset, table, command.player, command.player_id)
+    return tables.join(ruleset, table, command.player, command.player_id, command.rejoin)
 
 
 def _move(ruleset: Ruleset[Any], table: Table[Any], command: MakeMove) -> list[Event]:

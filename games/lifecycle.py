@@ -118,7 +118,8 @@ def rematch(table: Table[Any], seat: int, game_id: str) -> list[Event]:
 def rematch_seats(table: Table[Any], asker: int) -> list[Seat]:
     """The seats of a rematch asked for by seat `asker`: bots kept; the asker seated again, and the seats named at
     creation if the asker is the creating player (it was handed their tokens); every other registered player
-    invited, its seat kept for it until it joins; any other anonymous seat open again for its player to take.
+    invited, its seat kept for it until it joins; any other anonymous seat kept for whoever holds its token in this
+    game, until a join shows it.
 
     Nobody but the asker is seated without saying so: a player seated by another's request would play under a
     deadline it accepted for one game only, its absent turns played by the house and rated. Nor is an anonymous
@@ -129,6 +130,8 @@ def rematch_seats(table: Table[Any], asker: int) -> list[Seat]:
     def again(seat: int, held: Seat) -> Seat:
         if held.bot or seat == asker or (creating_player and seat in table.founders):
             return Seat(name=held.name, bot=held.bot, player=held.player)
+        if held.player is None and held.name is not None:
+            return Seat(kept_for=seat)  # an anonymous holder: kept for whoever shows this seat's token
         return Seat(invited=held.player)
 
     return [again(seat, held) for seat, held in enumerate(table.seats)]

@@ -35,7 +35,8 @@ class Seat(msgspec.Struct, frozen=True, omit_defaults=True):
     """A seat: a named human, a bot (`random`, `smart`), or open (neither, until someone joins).
     A human seat taken by a registered player also names the `player` (its id); its name is the player's.
     An open seat may be kept for one player (`invited`, its id: a rematch's seat of a player who has not
-    accepted yet): only that player takes it."""
+    accepted yet): only that player takes it; or, a rematch's seat of an anonymous holder, for whoever holds that
+    seat's token in the game replayed (`kept_for`)."""
 
     name: Annotated[str | None, Meta(description="a human seat's name (its player's, if a player holds it)")] = None
     bot: Annotated[str | None, Meta(description="a bot seat's kind")] = None
@@ -43,14 +44,22 @@ class Seat(msgspec.Struct, frozen=True, omit_defaults=True):
     invited: Annotated[
         str | None, Meta(description="an open seat kept for this player (its id): only that player may take it")
     ] = None
+    kept_for: Annotated[
+        int | None,
+        Meta(
+            description="an open seat a rematch keeps for whoever held this seat of the game it replays (an "
+            "anonymous seat): only a join with that seat's token takes it"
+        ),
+    ] = None
 
     @property
     def is_open(self) -> bool:
         return self.name is None and self.bot is None
 
-    def takes(self, player: str | None) -> bool:
-        """Whether a newcomer (a player's id, None for an anonymous one) may take this seat."""
-        return self.is_open and self.invited in (None, player)
+    def takes(self, player: str | None, rejoin: int | None = None) -> bool:
+        """Whether a newcomer (a player's id, None for an anonymous one; `rejoin`: the seat it held in the game
+        this one replays, proved by that seat's token) may take this seat."""
+        return self.is_open and self.invited in (None, player) and self.kept_for in (None, rejoin)
 
 
 def _every_option(payload: dict[str, Any]) -> dict[str, Any]:
@@ -301,18 +310,21 @@ def resolve_options(ruleset: Ruleset[Any], options: Mapping[str, Any], seats: in
     return resolved
 
 
-def join(ruleset: Ruleset[Any], table: Table[Any], name: str, player: str | None = None) -> list[Event]:
-    """A newcomer takes the first open seat; the game starts when no seat is left open."""
+def join(
+    ruleset: Ruleset[Any], table: Table[Any], name: str, player: str | None = None, rejoin: int | None = None
+) -> list[Event]:
+    """A newcomer takes the first open seat (the one kept for it, if one is); the game starts when no seat is left
+    open. `rejoin`: the seat the newcomer held in the game this one replays."""
     if table.status is Status.ABORTED:
         raise IllegalMoveError(TableRefusal.GAME_ABORTED, "this game was aborted")
     if table.status is not Status.WAITING:
         raise IllegalMoveError(TableRefusal.GAME_ALREADY_STARTED, "this game has no open seat left")
     if player is not None and any(s.player == player for s in table.seats):
         raise IllegalMoveError(TableRefusal.ALREADY_SEATED, "this player already holds a seat in this game")
-    free = [i for i, s in enumerate(table.seats) if s.takes(player)]
+    free = [i for i, s in enumerate(table.seats) if s.takes(player, rejoin)]
     if not free:
         raise IllegalMoveError(TableRefusal.SEAT_RESERVED, "the open seats are kept for the players invited to them")
-    kept = [i for i in free if table.seats[i].invited is not None]
+    kept = [i for i in free if table.seats[i].invited is not None or table.seats[i].kept_for is not None]
     seat = (kept or free)[0]  # an invited player takes the seat kept for it
     joined = SeatJoined(seat=seat, name=name, player=player)
     return [joined, *start_if_full(ruleset, evolve(ruleset, table, joined))]
@@ -525,6 +537,16 @@ class SeatView(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
         Annotated[str, Meta(description="an open seat kept for this player (its id): only that player may take it")]
         | UnsetType
     ) = UNSET
+    kept_for: (
+        Annotated[
+            int,
+            Meta(
+                description="an open seat a rematch keeps for whoever held this seat of the game it replays: only a "
+                "join with that seat's token takes it"
+            ),
+        ]
+        | UnsetType
+    ) = UNSET
     open: Annotated[bool, Meta(description="whether the seat is open, for someone to join")]
     resigned: Annotated[bool, Meta(description="the seat resigned: the random bot plays it")] | UnsetType = UNSET
 
@@ -609,6 +631,7 @@ def seat_views(table: Table[Any]) -> list[SeatView]:
             bot=_given(s.bot),
             player=_given(s.player),
             invited=_given(s.invited),
+            kept_for=_given(s.kept_for),
             open=s.is_open,
             resigned=True if i in table.resigned else UNSET,
         )
@@ -616,7 +639,10 @@ def seat_views(table: Table[Any]) -> list[SeatView]:
     ]
 
 
-def _given(value: str | None) -> str | UnsetType:
+G = TypeVar("G", str, int)
+
+
+def _given(value: G | None) -> G | UnsetType:
     """A field a view leaves out (UNSET) when the table has nothing (None) to show in it."""
     return UNSET if value is None else value
 

@@ -127,13 +127,17 @@ def join_game(
     accepts_public_randomness: bool = False,
     fits: Callable[[tables.Table[Any]], bool] | None = None,
     holder: str | None = None,
+    rejoin_token: str | None = None,
 ) -> tuple[Acted, int]:
     """The caller takes the first open seat (a player, the seat kept for it), and the seat's number; an anonymous
     caller's seat token is handed out once (`Acted.handed`), a player's own token acts for the seat. A game whose
     randomness is public (its creator chose the seed, and can compute every hand) seats only a caller who says it
     accepts that. `fits`: what the game must be for this caller (a quick match's conditions), checked on the game
     as it is when the seat is taken; NoMatchError if it is not. `holder`: the client that holds the game from now
-    on."""
+    on. `rejoin_token`: a seat token of the game this one replays, whose holder takes the seat the rematch keeps
+    for it, under the name it had there."""
+    if rejoin_token is not None:
+        return _rejoin(services, game_id, rejoin_token, accepts_public_randomness, holder)
     if player is None and name is None:
         raise InvalidRequestError("join with a name, or with a player token")
     if player is not None and name is not None:
@@ -145,13 +149,43 @@ def join_game(
     def ask(game: Game, _: int | None) -> Command:
         if fits is not None and not fits(game.table):
             raise NoMatchError(game_id)
-        waiting = game.table.status is Status.WAITING
-        if waiting and tables.randomness(game.table) == "public" and not accepts_public_randomness:
-            raise PublicRandomnessNotAcceptedError(
-                "this game's creator chose its seed, so it can compute every hand and draw: join with "
-                '"accept_public_randomness": true to play it anyway (it is not rated)'
-            )
+        accepted(game.table, accepts_public_randomness)
         return JoinGame(player=shown, player_id=player.player_id if player else None)
+
+    acted = execute(services, game_id, lambda _: None, ask)
+    if holder is not None:
+        services.holdings.hold(holder, [game_id])
+    assert acted.decision is not None
+    seat: int = acted.decision.events[0].seat  # type: ignore[attr-defined]
+    return acted, seat
+
+
+def accepted(table: tables.Table[Any], accepts_public_randomness: bool) -> None:
+    """A waiting game whose randomness is public seats only a joiner that says it accepts that."""
+    if table.status is Status.WAITING and tables.randomness(table) == "public" and not accepts_public_randomness:
+        raise PublicRandomnessNotAcceptedError(
+            "this game's creator chose its seed, so it can compute every hand and draw: join with "
+            '"accept_public_randomness": true to play it anyway (it is not rated)'
+        )
+
+
+def _rejoin(
+    services: Services, game_id: str, token: str, accepts_public_randomness: bool, holder: str | None
+) -> tuple[Acted, int]:
+    """The holder of a seat of the game this one replays takes the seat kept for it (`join_game`)."""
+    admission.check_holdings(services.holdings, services.limits, holder)
+
+    def ask(game: Game, _: int | None) -> Command:
+        replayed = game.table.rematch_of
+        if replayed is None:
+            raise InvalidTokenError("this game replays no other: a seat token opens only its own game")
+        before = services.repository.get(replayed)
+        seat = seat_of(services, before, token)
+        assert seat is not None
+        name = before.table.seats[seat].name
+        assert name is not None, "a seat token is of a seat held under a name"
+        accepted(game.table, accepts_public_randomness)
+        return JoinGame(player=name, rejoin=seat)
 
     acted = execute(services, game_id, lambda _: None, ask)
     if holder is not None:

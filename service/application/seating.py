@@ -89,8 +89,14 @@ def _held(seat: int | None) -> int:
     return seat
 
 
+REMATCH_WINDOW_S = 120
+"""How long a rematch keeps its seats for the old game's people, unless the old game waited for players less long
+(its `bots_after_s`): then the house's bots take the seats nobody took, and the asker is not left waiting."""
+
+
 def rematch_game(services: Services, game_id: str, token: str | None, holder: str | None = None) -> Acted:
-    """A new game with the same seats and options; the old game's log names it (`rematch_created`), once.
+    """A new game with the same seats and options (with seats kept for others, a `bots_after_s` of
+    `REMATCH_WINDOW_S` if it had none); the old game's log names it (`rematch_created`), once.
     The id is recorded first, then the game created: a request that finds the id recorded but no game
     (a crash between the two) creates it."""
     if token is None:
@@ -109,7 +115,10 @@ def rematch_game(services: Services, game_id: str, token: str | None, holder: st
         services.repository.get(rematch)
     except NoSuchGameError:
         seats = lifecycle.rematch_seats(game.table, seat)
-        return new_game(services, game.ruleset.id, seats, game.table.options, None, player, rematch, game_id, holder)
+        options = {**game.table.options}
+        if options.get("bots_after_s") is None and any(s.is_open for s in seats):
+            options["bots_after_s"] = REMATCH_WINDOW_S  # seats kept for the others: how long they are kept
+        return new_game(services, game.ruleset.id, seats, options, None, player, rematch, game_id, holder)
     raise IllegalMoveError(LifecycleRefusal.REMATCH_EXISTS, f"this game's rematch is game {rematch}")
 
 

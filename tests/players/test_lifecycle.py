@@ -229,3 +229,29 @@ def test_a_rematch_asked_by_a_seat_named_at_creation_hands_it_no_other_seats_tok
     assert [s.get("name") for s in new["seats"]] == [None, "Dan", None]
     assert new["seats"][0]["open"] and new["seats"][2]["open"]
     assert audited(api, table)[-1] == "rematch_created"
+
+
+def test_a_rematch_keeps_a_guest_s_seat_for_whoever_shows_its_old_token(
+    api: ApiClient, drain: Callable[[], None]
+) -> None:
+    table = api.create(seats=[{"name": "Ann"}, {"open": True}, {"bot": "smart"}])
+    assert api.join(table, "Bob").status_code == 201
+    while api.game(table)["status"] != "finished":
+        for seat in (0, 1):
+            legal = api.game(table, seat)["you"]["legal_moves"]
+            if legal:
+                assert api.send(table, seat, legal[0]).status_code == 200
+        drain()
+    new = api.http.post(f"/v1/games/{table.id}/rematch", headers=api.auth(table, 0)).json
+    assert new["seats"][1] == {"seat": 1, "open": True, "kept_for": 1}
+    assert new["options"]["bots_after_s"] == 120
+    rematch = Table(new["game_id"])
+    assert_problem(api.join(rematch, "Eve"), 409, "seat_reserved")  # nobody else takes it
+    bad = api.http.post(f"/v1/games/{rematch.id}/join", json={}, headers={"Authorization": "Bearer nope"})
+    assert_problem(bad, 401, "invalid_token")
+    own = api.http.post(f"/v1/games/{rematch.id}/join", json={}, headers=api.auth(table, 0))
+    assert_problem(own, 409, "seat_reserved")  # Ann holds her seat already: the kept one is Bob's
+    joined = api.http.post(f"/v1/games/{rematch.id}/join", json={}, headers=api.auth(table, 1))
+    assert joined.status_code == 201 and joined.json["seat"] == 1 and joined.json["token"]
+    assert joined.json["game"]["seats"][1]["name"] == "Bob" and joined.json["game"]["status"] == "in_progress"
+    assert api.http.get(f"/v1/games/{rematch.id}/audit").json["ok"]

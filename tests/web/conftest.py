@@ -28,8 +28,9 @@ SHOTS = os.environ.get("SYNDICATE_SCREENSHOTS")
 
 
 @pytest.fixture
-def browser_context(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[BrowserContext]:
-    """A headless Chromium with a fresh profile; `@pytest.mark.parametrize("locale", ...)` sets its language."""
+def open_context(tmp_path: Path) -> Iterator[Callable[..., BrowserContext]]:
+    """Open a headless Chromium with a fresh profile of its own (`profile`), as many as a test needs: each is
+    another person's browser, with storage of its own."""
     if not CHROMIUM.exists():
         message = f"no browser at {CHROMIUM}: `apt-get install chromium` to run the browser tests"
         if os.environ.get("CI"):
@@ -37,20 +38,32 @@ def browser_context(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[
         pytest.skip(message)
     from playwright.sync_api import sync_playwright
 
-    locale = getattr(request, "param", "en-GB")
+    opened: list[BrowserContext] = []
     with sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            str(tmp_path / "profile"),
-            executable_path=str(CHROMIUM),
-            args=[*CHROMIUM_ARGS, f"--lang={locale}"],
-            headless=True,
-            locale=locale,
-            viewport={"width": 1280, "height": 900},
-        )
+
+        def open_one(profile: str = "profile", locale: str = "en-GB") -> BrowserContext:
+            context = playwright.chromium.launch_persistent_context(
+                str(tmp_path / profile),
+                executable_path=str(CHROMIUM),
+                args=[*CHROMIUM_ARGS, f"--lang={locale}"],
+                headless=True,
+                locale=locale,
+                viewport={"width": 1280, "height": 900},
+            )
+            opened.append(context)
+            return context
+
         try:
-            yield context
+            yield open_one
         finally:
-            context.close()
+            for context in opened:
+                context.close()
+
+
+@pytest.fixture
+def browser_context(open_context: Callable[..., BrowserContext], request: pytest.FixtureRequest) -> BrowserContext:
+    """A headless Chromium with a fresh profile; `@pytest.mark.parametrize("locale", ...)` sets its language."""
+    return open_context(locale=getattr(request, "param", "en-GB"))
 
 
 @pytest.fixture

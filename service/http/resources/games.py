@@ -9,7 +9,7 @@ from flask import Response, url_for
 from flask.views import MethodView
 from flask_smorest.pagination import PaginationParameters
 
-from service.application import callers, play, queries, seating
+from service.application import accounts, callers, play, queries, seating
 from service.application.callers import Caller
 from service.application.errors import InvalidTokenError, VersionMismatchError
 from service.application.execute import Acted
@@ -77,11 +77,17 @@ class JoinResource(MethodView):
     @blp.alt_response(404, response="NOT_FOUND")
     @blp.alt_response(409, response="CONFLICT")
     def post(self, body: dict[str, Any], game_id: str) -> Any:
-        """Take the first open seat, by name or as the player of a player token; the game starts when no seat
-        is open"""
-        player = callers.account_of(services(), bearer_token())
+        """Take the first open seat, by name, as the player of a player token, or (a rematch) as the holder of a
+        seat token of the game it replays; the game starts when no seat is open"""
+        token = bearer_token()
         accepts = body["accept_public_randomness"]
-        acted, seat = play.join_game(services(), game_id, body.get("name"), player, accepts, holder=holder_of(player))
+        if token is not None and not accounts.is_player_token(token):  # a rematch's seat kept for its holder
+            holder = holder_of(None)
+            acted, seat = play.join_game(services(), game_id, None, None, accepts, holder=holder, rejoin_token=token)
+        else:
+            player = callers.account_of(services(), token)
+            holder = holder_of(player)
+            acted, seat = play.join_game(services(), game_id, body.get("name"), player, accepts, holder=holder)
         token = acted.handed.get(seat)
         answer = {"seat": seat, **({"token": token} if token else {}), "game": msgspec.Raw(acted.view(seat))}
         return json_answer(msgspec.json.encode(answer), 201, ETag=hygiene.etag(acted.game.version, seat))

@@ -206,14 +206,23 @@ export function invitedHere(game) {
   return Boolean(me) && game.seats.some((seat) => seat.open && seat.invited === me.id);
 }
 
-// Take a seat (a player as itself, with no seat token; anyone else under this browser's name) and open the table.
-// A seed the creator chose lets it compute every hand: the API seats only a joiner that accepts it.
+// The seat token this browser held in the game a rematch replays, if the rematch keeps that seat for it.
+export function keptHere(game) {
+  const before = game.rematch_of && seats.of(game.rematch_of);
+  return before && game.seats.some((seat) => seat.open && seat.kept_for === before.seat) ? before.token : null;
+}
+
+// Take a seat (a player as itself, with no seat token; a rematch's seat kept for this browser with the old game's
+// seat token; anyone else under this browser's name) and open the table. A seed the creator chose lets it compute
+// every hand: the API seats only a joiner that accepts it.
 export async function joinGame(game, app) {
   const publicSeed = game.randomness === "public";
   if (publicSeed && !window.confirm(t("confirm_public_seed"))) return;
   const me = player.get();
-  const body = { ...(me ? {} : { name: identity.name() }), ...(publicSeed ? { accept_public_randomness: true } : {}) };
-  const joined = await call("POST", `/v1/games/${game.game_id}/join`, { body, token: me?.token });
+  const kept = keptHere(game);
+  const accept = publicSeed ? { accept_public_randomness: true } : {};
+  const body = { ...(me || kept ? {} : { name: identity.name() }), ...accept };
+  const joined = await call("POST", `/v1/games/${game.game_id}/join`, { body, token: kept || me?.token });
   if (joined.token) seats.keep(game.game_id, joined.seat, joined.token);
   app.go(`#/game/${game.game_id}`);
 }

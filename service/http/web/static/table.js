@@ -4,7 +4,7 @@ import { call, follow, get, player, seats, tokenFor } from "./api.js";
 import { h, rulesetName } from "./dom.js";
 import { GAMES, EVENT_TYPES } from "./games/index.js";
 import { money, t } from "./i18n.js";
-import { howTo, invitedHere, joinGame, publicSeedBadge } from "./lobby.js";
+import { howTo, invitedHere, joinGame, keptHere, publicSeedBadge } from "./lobby.js";
 import { announceDue, markDue, signalControls } from "./signals.js";
 
 const REMATCH_LOOK_MS = 3000;
@@ -270,7 +270,8 @@ export async function showTable(root, app, gameId, watching) {
 
 // Only what the API would allow now is offered: a seat's own requests, by the game's status; a seat to take.
 function joinable(view) {
-  return view.status === "waiting" && (view.seats.some((seat) => seat.open && !seat.invited) || invitedHere(view));
+  const room = view.seats.some((seat) => seat.open && !seat.invited && seat.kept_for === undefined);
+  return view.status === "waiting" && (room || invitedHere(view) || Boolean(keptHere(view)));
 }
 
 function seatActions(view, ui, request, app, refused) {
