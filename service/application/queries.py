@@ -7,7 +7,9 @@ or behind the log is caught up from the log first. Nothing here changes a game.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
+from datetime import datetime
 from typing import Any
 
 import msgspec
@@ -151,11 +153,25 @@ def audit(services: Services, game_id: str) -> Report:
     return report
 
 
+ABANDONED_AFTER_S = 3600
+"""How old a waiting game nobody sits at may be and still be listed: by then its people left it, or nobody came
+(its link still opens it, and a `bots_after_s` calls it off by itself)."""
+
+
 def lobby(
-    services: Services, status: str | None, ruleset: str | None, offset: int, limit: int
+    services: Services, status: str | None, ruleset: str | None, offset: int, limit: int, now: float | None = None
 ) -> tuple[int, list[dict[str, Any]]]:
-    """The number of matching games and one page of their lobby entries, newest first."""
-    return services.projections.lobby.page(status, ruleset, offset, limit)
+    """The number of matching games and one page of their lobby entries, newest first, abandoned ones left out."""
+    total, page = services.projections.lobby.page(status, ruleset, offset, limit)
+    shown = [e for e in page if not abandoned(e, time.time() if now is None else now)]
+    return total - (len(page) - len(shown)), shown
+
+
+def abandoned(entry: dict[str, Any], now: float) -> bool:
+    """A waiting game nobody sits at (every seat open or a bot's) for over ABANDONED_AFTER_S since its creation."""
+    nobody = not any("name" in seat for seat in entry["seats"])
+    age = now - datetime.fromisoformat(entry["created_at"]).timestamp() if entry["created_at"] else 0.0
+    return entry["status"] == Status.WAITING and nobody and age > ABANDONED_AFTER_S
 
 
 def leaderboard(services: Services, ruleset: str, offset: int, limit: int) -> tuple[int, list[dict[str, Any]]]:

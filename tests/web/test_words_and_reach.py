@@ -58,3 +58,17 @@ def test_your_moves_are_in_the_window_without_scrolling(
         " return [r.top, r.bottom]; })()"
     )
     assert top >= 0 and bottom <= size[1], (top, bottom)
+
+
+def test_the_lobby_shows_a_finished_game_s_winners_and_scores(
+    client: tuple[Page, Watch], live_url: str, worker
+) -> None:
+    page, _ = client
+    body = {"ruleset": "twelve-gangsters", "seats": [{"bot": "random"}, {"bot": "smart"}, {"bot": "random"}]}
+    game_id = requests.post(f"{live_url}/v1/games", json=body, timeout=10).json()["game_id"]
+    item = page.locator(f'[data-status="finished"] [data-game="{game_id}"] .outcome')
+    item.wait_for(timeout=30_000)  # the lists refresh every few seconds
+    result = requests.get(f"{live_url}/v1/games/{game_id}/result", timeout=10).json()
+    assert item.get_attribute("data-winners") == ",".join(map(str, result["winners"]))
+    text = item.inner_text()
+    assert text.startswith("Won by ") and all(f" {score}" in text for score in result["scores"])

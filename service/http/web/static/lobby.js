@@ -3,7 +3,8 @@
 import { accountBox, identity } from "./account.js";
 import { call, get, player, seats } from "./api.js";
 import { h, rulesetName } from "./dom.js";
-import { t, when } from "./i18n.js";
+import { GAMES } from "./games/index.js";
+import { money, t, when } from "./i18n.js";
 
 const STATUSES = ["waiting", "in_progress", "finished"];
 const PEOPLE = ["me", "open"];
@@ -192,11 +193,23 @@ export function gameItem(game, app) {
   if (game.status !== "finished") actions.push(link(`#/watch/${game.game_id}`, t("watch")));
   else actions.push(link(`#/replay/${game.game_id}`, t("replay")));
   return h("li", { class: "game-item", "data-game": game.game_id }, [
-    h("span", { class: "who" }, game.seats.map(seatLabel).join(" · ")),
+    game.winners ? outcome(game) : h("span", { class: "who" }, game.seats.map(seatLabel).join(" · ")),
     game.randomness === "public" ? publicSeedBadge() : null,
     h("span", { class: "when" }, when(game.created_at)),
     h("span", { class: "actions" }, actions),
     refused,
+  ]);
+}
+
+// A finished game: who won, and each seat's score.
+function outcome(game) {
+  const score = GAMES[game.ruleset].score;
+  const seat = (s) => h("span", { class: game.winners.includes(s.seat) ? "won" : null },
+    `${seatLabel(s)} ${score(game.scores[s.seat], { money })}`);
+  const names = game.winners.map((w) => seatLabel(game.seats[w])).join(", ");
+  return h("span", { class: "who outcome", "data-winners": game.winners.join(",") }, [
+    h("strong", {}, names ? t("won_by", { names }) : t("no_winner")), " — ",
+    game.seats.map((s, i) => [i ? " · " : "", seat(s)]),
   ]);
 }
 
