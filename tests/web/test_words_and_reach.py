@@ -72,3 +72,10 @@ def test_the_lobby_shows_a_finished_game_s_winners_and_scores(
     assert item.get_attribute("data-winners") == ",".join(map(str, result["winners"]))
     text = item.inner_text()
     assert text.startswith("Won by ") and all(f" {score}" in text for score in result["scores"])
+
+
+def test_an_option_naming_a_seat_counts_from_1_as_the_page_does(client: tuple[Page, Watch], live_url: str) -> None:
+    page, _ = client
+    game_id = create_game(page, "twelve-gangsters", ["me", "open", "open"], {"first_boss": 2})
+    options = requests.get(f"{live_url}/v1/games/{game_id}", timeout=10).json()["options"]
+    assert options["first_boss"] == 1  # the page's seat 2 is the API's seat 1

@@ -88,6 +88,9 @@ function seatRow(ruleset, index, kind, onchange) {
   ]);
 }
 
+// An option that names a seat: people count seats from 1, the API from 0 (its maximum is the game's last seat).
+const namesASeat = (option) => option.type === "integer" && option.maximum === null && option.minimum === 0;
+
 function optionInput(option) {
   const id = `option-${option.name}`;
   const label = h("label", { for: id }, t(`option.${option.name}`));
@@ -99,7 +102,7 @@ function optionInput(option) {
   const input = h("input", {
     id,
     type: "number",
-    min: "0",
+    min: namesASeat(option) ? "1" : "0",
     "data-option": option.name,
     value: option.default ?? "",
     placeholder: option.default === null ? t("option_unset") : "",
@@ -155,7 +158,7 @@ function readOptions(form, ruleset) {
   for (const option of ruleset.options) {
     const input = form.querySelector(`[data-option="${option.name}"]`);
     if (option.type === "boolean") options[option.name] = input.checked;
-    else if (input.value !== "") options[option.name] = Number(input.value);
+    else if (input.value !== "") options[option.name] = Number(input.value) - (namesASeat(option) ? 1 : 0);
   }
   return options;
 }
