@@ -221,3 +221,47 @@ def test_eight_seats_sit_apart_with_arrows_in_their_colours_in_french_wide_and_o
     text = page.locator("main").inner_text()
     assert not RAW.search(text), RAW.search(text)
     assert "Prime des diamants" in page.locator("#breakdown").inner_text()
+
+
+DRAW = """async ([count, finished]) => {
+    const { makeUi } = await import('/play/static/table.js');
+    const game = await import('/play/static/games/cash_n_guns.js');
+    const { h } = await import('/play/static/dom.js');
+    const answer = await (await fetch('/v1/rulesets/cash-n-guns/cards')).json();
+    const catalogue = { ...answer, byId: Object.fromEntries(answer.cards.map((c) => [String(c.id), c])) };
+    const loot = answer.cards.filter((c) => c.kind === 'cash').slice(0, 8).map((c) => c.id);
+    const seats = Array.from({ length: count }, (_, seat) => ({
+        seat, alive: true, wounds: seat % 3, bullet_cards: 1, has_loaded: !finished, has_aimed: true,
+        target: (seat + Math.floor(count / 2)) % count, has_chosen: true, stands: true, standing: true, loot_count: 8,
+        ...(finished ? { loot, loot_value: 80000 } : {}),
+    }));
+    const state = { turn: 8, turns: 8, phase: finished ? 'over' : 'sharing', godfather: 0,
+        table_loot: finished ? [] : loot, godfather_token_available: !finished, godfather_token_taken_by: null,
+        piles_left: 0, lost_loot: [], ordered: null, sharer: 0, ended: null, seats,
+        last_shots: { turn: 8, cards: seats.map(() => 'bang'), hits: seats.map((s) => s.seat % 2), died: [] } };
+    const view = { game_id: `layout-${count}`, version: 1, ruleset: 'cash-n-guns', awaiting: [], state,
+        seats: seats.map((s) => ({ seat: s.seat, name: `Gangster number ${s.seat + 1}` })) };
+    const ui = makeUi(view, catalogue, [], null);
+    document.querySelector('main').replaceChildren(h('div', { class: 'table-grid' }, [
+        h('section', { class: 'board cash-n-guns' }, game.render(view, ui)), h('aside', { class: 'side' }, 'log')]));
+    await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+}"""
+
+
+@pytest.mark.parametrize("viewport", [(1280, 900), (390, 844)])
+def test_no_seat_covers_another_or_the_info_line_at_any_table_size(
+    client: tuple[Page, Watch], viewport: tuple[int, int]
+) -> None:
+    page, _ = client
+    page.set_viewport_size({"width": viewport[0], "height": viewport[1]})
+    for count in range(4, 9):
+        for finished in (False, True):
+            page.evaluate(DRAW, [count, finished])
+            assert page.locator(".ring .tile").count() == count
+            assert boxes_apart(page) == [], (count, finished)
+            assert page.evaluate("document.documentElement.scrollWidth") <= viewport[0], "nothing cut off"
+            if viewport[0] > 760 and not finished:  # a phone lists the aims in words, without arrows
+                drawn = arrows(page)
+                assert len(drawn) == count
+                assert all(0 < arrow["gap"] < 20 for arrow in drawn), drawn
+                assert all(arrow["stroke"] == arrow["colour"] for arrow in drawn)
