@@ -94,7 +94,7 @@ def test_a_game_to_its_end_tells_who_aimed_at_whom_who_was_hit_and_what_each_sco
     game_id = create_game(page, "cash-n-guns", ["me", "smart", "random", "smart"], {"aim_window_s": 3})
     page.locator("[data-move]").first.wait_for()
     chooser = random.Random(11)
-    seen = {"wounded": 0, "cleared": 0}
+    seen = {"wounded": 0, "cleared": 0, "hidden": 0}
 
     def play(page: Page) -> bool:
         shown = shown_moves(page)
@@ -112,12 +112,16 @@ def test_a_game_to_its_end_tells_who_aimed_at_whom_who_was_hit_and_what_each_sco
         if phase == "load":  # a new turn: the last one's shots are gone from the table
             assert page.locator(".ring .shot").count() == 0
             seen["cleared"] += 1
+        if phase == "aim":  # the window is open: only my own aim is named
+            aimed = re.findall(r"^\d+\. (.+) aimed at ", "\n".join(page.locator(".log li").all_inner_texts()), re.M)
+            assert set(aimed) <= {"Player (you)"}, aimed
+            seen["hidden"] += 1
         page.locator("[data-move]").nth(chooser.randrange(len(shown))).click(timeout=2000)
         return True
 
     play_to_the_end(page, play, timeout_s=100)
     page.locator("#breakdown tr[data-seat]").first.wait_for()
-    assert seen["cleared"] > 0
+    assert seen["cleared"] > 0 and seen["hidden"] > 0
     who = names(page)
     events = api(page, f"/v1/games/{game_id}/events?limit=1000")["events"]
     shown = {int(v) for v in page.locator(".log li").evaluate_all("ls => ls.map(l => l.dataset.version)")}
@@ -165,6 +169,13 @@ def test_a_game_to_its_end_tells_who_aimed_at_whom_who_was_hit_and_what_each_sco
         ]
     text = page.locator("main").inner_text()
     assert not RAW.search(text), RAW.search(text)
+
+    # The finished game's replay is public: its log says what each seat loaded, and whom it aimed at.
+    page.locator("#to-replay").click()
+    page.locator(".board .ring").wait_for()
+    replayed = "\n".join(page.locator(".log li").all_inner_texts())
+    assert re.search(r"loaded a (Bang!|Click)", replayed) and " aimed at " in replayed
+    assert not RAW.search(page.locator("main").inner_text())
 
 
 def loot_name(card: str) -> str:

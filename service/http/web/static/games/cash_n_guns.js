@@ -235,7 +235,7 @@ function centre(view, ui) {
     items.push(move ? ui.button(move, token, ui.t("take_token"), "card-button") : token);
   }
   return h("div", { class: "centre" }, [
-    h("p", { class: "note" }, ui.t("loot_on_table", { n: state.table_loot.length })),
+    state.phase === "over" && !items.length ? null : h("p", { class: "note" }, ui.t("loot_on_table", { n: state.table_loot.length })),
     h("div", { class: "cards loot-cards" }, items),
   ]);
 }
