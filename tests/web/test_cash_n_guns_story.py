@@ -234,7 +234,7 @@ def test_eight_seats_sit_apart_with_arrows_in_their_colours_in_french_wide_and_o
     assert "Prime des diamants" in page.locator("#breakdown").inner_text()
 
 
-DRAW = """async ([count, finished]) => {
+DRAW = """async ({ count, finished, version = 1, more = 0 }) => {
     const { makeUi } = await import('/play/static/table.js');
     const game = await import('/play/static/games/cash_n_guns.js');
     const { h } = await import('/play/static/dom.js');
@@ -242,15 +242,16 @@ DRAW = """async ([count, finished]) => {
     const catalogue = { ...answer, byId: Object.fromEntries(answer.cards.map((c) => [String(c.id), c])) };
     const loot = answer.cards.filter((c) => c.kind === 'cash').slice(0, 8).map((c) => c.id);
     const seats = Array.from({ length: count }, (_, seat) => ({
-        seat, alive: true, wounds: seat % 3, bullet_cards: 1, has_loaded: !finished, has_aimed: true,
-        target: (seat + Math.floor(count / 2)) % count, has_chosen: true, stands: true, standing: true, loot_count: 8,
+        seat, alive: true, wounds: seat === 1 ? more : seat % 3, bullet_cards: 1, has_loaded: !finished,
+        has_aimed: true, target: (seat + Math.floor(count / 2)) % count, has_chosen: true, stands: true,
+        standing: true, loot_count: seat === 1 ? 8 + more : 8,
         ...(finished ? { loot, loot_value: 80000 } : {}),
     }));
     const state = { turn: 8, turns: 8, phase: finished ? 'over' : 'sharing', godfather: 0,
         table_loot: finished ? [] : loot, godfather_token_available: !finished, godfather_token_taken_by: null,
         piles_left: 0, lost_loot: [], ordered: null, sharer: 0, ended: null, seats,
         last_shots: { turn: 8, cards: seats.map(() => 'bang'), hits: seats.map((s) => s.seat % 2), died: [] } };
-    const view = { game_id: `layout-${count}`, version: 1, ruleset: 'cash-n-guns', awaiting: [], state,
+    const view = { game_id: `layout-${count}`, version, ruleset: 'cash-n-guns', awaiting: [], state,
         seats: seats.map((s) => ({ seat: s.seat, name: `Gangster number ${s.seat + 1}` })) };
     const ui = makeUi(view, catalogue, [], null);
     document.querySelector('main').replaceChildren(h('div', { class: 'table-grid' }, [
@@ -267,7 +268,7 @@ def test_no_seat_covers_another_or_the_info_line_at_any_table_size(
     page.set_viewport_size({"width": viewport[0], "height": viewport[1]})
     for count in range(4, 9):
         for finished in (False, True):
-            page.evaluate(DRAW, [count, finished])
+            page.evaluate(DRAW, {"count": count, "finished": finished})
             assert page.locator(".ring .tile").count() == count
             assert boxes_apart(page) == [], (count, finished)
             assert page.evaluate("document.documentElement.scrollWidth") <= viewport[0], "nothing cut off"
@@ -276,3 +277,18 @@ def test_no_seat_covers_another_or_the_info_line_at_any_table_size(
                 assert len(drawn) == count
                 assert all(0 < arrow["gap"] < 20 for arrow in drawn), drawn
                 assert all(arrow["stroke"] == arrow["colour"] for arrow in drawn)
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_what_just_changed_is_marked_briefly_unless_motion_is_reduced(client: tuple[Page, Watch], motion: str) -> None:
+    page, _ = client
+    page.emulate_media(reduced_motion=motion)
+    page.evaluate(DRAW, {"count": 4, "finished": False})
+    assert page.locator(".ring .fresh, .ring .fresh-hit").count() == 0, "nothing is new on a table first drawn"
+    page.evaluate(DRAW, {"count": 4, "finished": False, "version": 2, "more": 2})
+    seat = page.locator('.ring .tile[data-seat="1"]')
+    assert seat.locator(".wound.fresh").count() == 2, "the two new wounds"
+    assert seat.locator(".loot-count.fresh").count() == 1, "the loot just taken"
+    assert page.locator('.ring .tile:not([data-seat="1"]) .fresh').count() == 0
+    animation = seat.locator(".wound.fresh").first.evaluate("w => getComputedStyle(w).animationName")
+    assert animation == ("none" if motion == "reduce" else "cng-pop")
