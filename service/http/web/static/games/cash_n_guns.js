@@ -11,7 +11,7 @@ export const score = (amount, ui) => ui.money(amount);
 const WOUNDS_TO_DIE = 3;
 
 // A loot card's name in the page's language, read from its id (`cash-20000-03`), its amount in the page's money.
-export const lootName = (ui, id) => ui.t("loot_name", { id, money: ui.money });
+const lootName = (ui, id) => ui.t("loot_name", { id, money: ui.money });
 
 export function loot(ui, id) {
   const card = ui.card(id);
@@ -49,7 +49,7 @@ const span = (index, count) => `${1 + (index * COLUMNS) / count} / span ${COLUMN
 
 // Each seat's cell, clockwise (bottom right to left, up the left, top left to right, down the right), seat 0 at
 // the bottom's middle.
-export function cells(count) {
+function cells(count) {
   const [bottom, side, top] = SIDES[count] || SIDES[8];
   const ring = [];
   for (let i = bottom - 1; i >= 0; i--) ring.push({ row: 3, column: span(i, bottom) });
@@ -95,7 +95,7 @@ function curve(a, b, bend, steps = 120) {
 // The way from one tile to another that stays on the table and crosses the fewest other tiles, then the least of
 // the loot, then bends the least; cut where it leaves the shooter's tile and where it reaches the target's (a gap
 // for the arrowhead), so that it never ends under a tile.
-export function route(from, to, others, lootBox, table) {
+function route(from, to, others, lootBox, table) {
   const a = mid(from);
   const b = mid(to);
   let best = null;
@@ -117,7 +117,7 @@ function relative(element, box) {
 }
 
 // Lay the arrows over the tiles as they are drawn now (again whenever the page's width changes).
-export function fitArrows(ring) {
+function fitArrows(ring) {
   const svg = ring?.querySelector(":scope > .arrows");
   if (!svg || !ring.isConnected) return;
   const box = ring.getBoundingClientRect();
@@ -135,7 +135,7 @@ export function fitArrows(ring) {
   }
 }
 
-if (typeof window !== "undefined") window.addEventListener("resize", () => document.querySelectorAll(".ring").forEach(fitArrows));
+window.addEventListener("resize", () => document.querySelectorAll(".ring").forEach(fitArrows));
 
 // --- what changed since the table was last drawn: marked for a short animation -------------------------------
 let before = null;
