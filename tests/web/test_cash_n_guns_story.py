@@ -120,7 +120,7 @@ def test_a_game_to_its_end_tells_who_aimed_at_whom_who_was_hit_and_what_each_sco
         return True
 
     play_to_the_end(page, play, timeout_s=100)
-    page.locator("#breakdown tr[data-seat]").first.wait_for()
+    page.locator("#breakdown li[data-seat]").first.wait_for()
     assert seen["cleared"] > 0 and seen["hidden"] > 0
     who = names(page)
     events = api(page, f"/v1/games/{game_id}/events?limit=1000")["events"]
@@ -153,11 +153,11 @@ def test_a_game_to_its_end_tells_who_aimed_at_whom_who_was_hit_and_what_each_sco
     # The breakdown is the result's, seat by seat, field by field.
     details = api(page, f"/v1/games/{game_id}/result")["details"]["seats"]
     for row in details:
-        cells = page.locator(f'#breakdown tr[data-seat="{row["seat"]}"] td[data-field]')
+        cells = page.locator(f'#breakdown li[data-seat="{row["seat"]}"] [data-field]')
         drawn_row = dict(cells.evaluate_all("cs => cs.map(c => [c.dataset.field, Number(c.dataset.value)])"))
         assert drawn_row == {field: row[field] for field in drawn_row}
         assert set(drawn_row) == {"banknotes", "diamonds", "paintings", "bonus", "wounds", "total"}
-        total = page.locator(f'#breakdown tr[data-seat="{row["seat"]}"] td[data-field="total"]').inner_text()
+        total = page.locator(f'#breakdown li[data-seat="{row["seat"]}"] [data-field="total"]').inner_text()
         assert int(re.sub(r"\D", "", total) or 0) == row["total"]
 
     # Once the game is over, every seat's loot is on the table.
@@ -226,7 +226,7 @@ def test_eight_seats_sit_apart_with_arrows_in_their_colours_in_french_wide_and_o
     page.wait_for_timeout(200)
     assert boxes_apart(page) == []
     play_to_the_end(page, click_first_move, timeout_s=60)
-    page.locator("#breakdown tr[data-seat]").first.wait_for()
+    page.locator("#breakdown li[data-seat]").first.wait_for()
     assert boxes_apart(page) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= 390, "nothing wider than the screen"
     text = page.locator("main").inner_text()

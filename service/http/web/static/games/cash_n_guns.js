@@ -181,7 +181,7 @@ function firedNote(ui, state, seat, fresh) {
 
 // Once the game is over its view is public: every seat's loot is on the table.
 function heldLoot(ui, seat) {
-  if (!seat.loot) return null;
+  if (!seat.loot || !seat.loot.length) return null; // a dead seat's loot left the game with it
   return h("div", { class: "held" }, [
     h("span", { class: "note" }, ui.t(seat.alive ? "loot_worth" : "loot_lost", { v: ui.money(seat.loot_value ?? 0) })),
     h("div", { class: "cards mini" }, seat.loot.map((id) => loot(ui, id))),
@@ -229,7 +229,7 @@ function centre(view, ui) {
     const [move] = takes.filter((m) => m.loot === id);
     return move ? ui.button(move, loot(ui, id), ui.t("take_label", { item: lootName(ui, id) }), "card-button") : loot(ui, id);
   });
-  if (state.godfather_token_available) {
+  if (state.godfather_token_available && state.phase !== "over") {
     const [move] = takes.filter((m) => m.godfather_token);
     const token = loot(ui, "godfather_token");
     items.push(move ? ui.button(move, token, ui.t("take_token"), "card-button") : token);
@@ -281,30 +281,33 @@ export function render(view, ui) {
   ];
 }
 
-// --- the end: what each seat's score is made of -----------------------------------------------------------------
-const FIELDS = ["banknotes", "diamonds", "paintings", "bonus", "wounds", "total"];
+// --- the end: what each seat's score is made of, seat by seat in the order they ranked -------------------------
+// A line of parts per seat rather than a wide table: it fits the result's narrow panel.
+const PARTS = ["banknotes", "diamonds", "paintings", "bonus", "wounds"];
 
-function cell(ui, row, field) {
+function part(ui, row, field) {
   const value = row[field];
   let text = field === "wounds" ? String(value) : ui.money(value);
   if (field === "diamonds" && row.diamond_cards) text = ui.t("with_cards", { v: text, n: row.diamond_cards, kind: "diamond" });
   if (field === "paintings" && row.painting_cards) text = ui.t("with_cards", { v: text, n: row.painting_cards, kind: "painting" });
-  return h("td", { "data-field": field, "data-value": value }, text);
+  return h("span", { class: "part", "data-field": field, "data-value": value }, `${ui.t(`worth.${field}`)} ${text}`);
 }
 
 export function breakdown(result, ui) {
   const details = result.details || {};
   if (!Array.isArray(details.seats)) return null;
+  const rank = (row) => result.ranks?.[row.seat] ?? 99;
+  const rows = [...details.seats].sort((a, b) => rank(a) - rank(b));
   return [
-    h("div", { class: "cng-breakdown-wrap" }, h("table", { class: "cng-breakdown" }, [
-      h("caption", {}, ui.t("breakdown_title")),
-      h("thead", {}, h("tr", {}, [h("th", { scope: "col" }, ui.t("player")),
-        FIELDS.map((field) => h("th", { scope: "col" }, ui.t(`worth.${field}`)))])),
-      h("tbody", {}, details.seats.map((row) => h("tr", { "data-seat": row.seat, class: row.alive ? null : "dead" }, [
-        h("th", { scope: "row" }, [ui.name(row.seat), row.alive ? null : h("span", { class: "note" }, ` · ${ui.t("dead_scores_nothing")}`)]),
-        FIELDS.map((field) => cell(ui, row, field)),
-      ]))),
-    ])),
+    h("h3", { class: "cng-breakdown-title" }, ui.t("breakdown_title")),
+    h("ul", { class: "cng-breakdown" }, rows.map((row) => h("li", { "data-seat": row.seat, class: row.alive ? null : "dead" }, [
+      h("div", { class: "who" }, [
+        h("strong", {}, ui.name(row.seat)),
+        h("span", { class: "total", "data-field": "total", "data-value": row.total }, `${ui.t("worth.total")} ${ui.money(row.total)}`),
+      ]),
+      row.alive ? null : h("div", { class: "note" }, ui.t("dead_scores_nothing")),
+      h("div", { class: "parts" }, PARTS.map((field) => part(ui, row, field))),
+    ]))),
     h("p", { class: "note" }, [
       details.diamond_bonus !== null && details.diamond_bonus !== undefined
         ? ui.t("bonus_to", { name: ui.name(details.diamond_bonus), v: ui.money(details.seats[details.diamond_bonus].bonus) })
