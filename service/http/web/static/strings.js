@@ -1,6 +1,11 @@
 // The client's texts. Each key exists in both tables (a browser test checks it); a function takes parameters.
 
 const seatsOf = (list, name) => (list || []).map(name).join(", ");
+// Ca$h 'n Guns: a loot card's kind and value, read from its id (`cash-20000-03`, `first-aid-1`, `godfather_token`).
+const lootOf = (id) => {
+  const [kind, value] = id === "godfather_token" ? ["token"] : id.startsWith("first-aid") ? ["first-aid"] : id.split("-");
+  return { kind, value: Number(value) || 0 };
+};
 
 export const STRINGS_EN = {
   brand: "Syndicate",
@@ -123,7 +128,7 @@ export const STRINGS_EN = {
   turn_of: "Turn {n} of {total}",
   godfather: "Godfather",
   godfather_is: "Godfather: {name}",
-  piles_left: "{n} loot piles left",
+  piles_left: ({ n }) => `${n} loot pile${n === 1 ? "" : "s"} left`,
   "phase.between_turns": "between turns",
   "phase.load": "Load",
   "phase.aim": "Hold-up",
@@ -136,14 +141,14 @@ export const STRINGS_EN = {
   sharing_order: "picking order: {names}",
   aims_at: "{name} aims at {target}",
   wounds_n: ({ n }) => `${n} wound${n === 1 ? "" : "s"}`,
-  bullets_left: "{n} bullet cards",
+  bullets_left: ({ n }) => `${n} bullet card${n === 1 ? "" : "s"}`,
   dead: "dead",
   standing: "standing",
   lying: "lying down",
   courage_chosen: "has chosen",
-  loot_count: "{n} loot",
+  loot_count: ({ n }) => `${n} loot card${n === 1 ? "" : "s"}`,
   pick_order: "picks #{n}",
-  fired: "last shot: {card}",
+  fired: "fired {card}",
   bullet_face_down: "a bullet card, face down",
   "bullet.bang": "Bang!",
   "bullet.click": "Click",
@@ -153,17 +158,11 @@ export const STRINGS_EN = {
   "act_label.aim": "Aim at {name}",
   "act_label.retarget": "Change target to {name}",
   "act_label.order_retarget": "Order {name} to change target",
-  "loot.cash": "banknote {v}",
-  "loot.diamond": "diamond {v}",
-  "loot.painting": "painting",
-  "loot.clip": "clip: one more Bang!",
-  "loot.first-aid": "first-aid kit: heals a wound",
-  "loot.token": "New Godfather token",
   "loot_short.painting": "Painting",
   "loot_short.clip": "Clip",
   "loot_short.first-aid": "First aid",
   "loot_short.token": "Godfather",
-  loot_on_table: "{n} loot cards on the table",
+  loot_on_table: ({ n }) => `${n} loot card${n === 1 ? "" : "s"} on the table`,
   take_label: "Take {item}",
   take_token: "Take the New Godfather token",
   your_seat: "Your seat",
@@ -179,6 +178,31 @@ export const STRINGS_EN = {
   "label.courage.false": "Lie down",
   "label.skip_privilege": "Skip the Godfather's privilege",
   your_loot: "Your loot: {v}",
+  loot_name: ({ id, money }) => {
+    const { kind, value } = lootOf(id);
+    return { cash: `${money(value)} banknote`, diamond: `${money(value)} diamond`, painting: "painting",
+      clip: "clip (one more Bang!)", "first-aid": "first-aid kit (heals a wound)", token: "New Godfather token" }[kind] ?? id;
+  },
+  loot_a: ({ id, money }) => `a ${STRINGS_EN.loot_name({ id, money })}`,
+  killed: "killed this turn",
+  wounded_now: "wounded: out of the sharing",
+  fired_at: "fired {card} at {target}",
+  loot_worth: "loot worth {v}:",
+  loot_lost: "loot lost with its death ({v}):",
+  breakdown_title: "What each score is made of",
+  "worth.banknotes": "Banknotes",
+  "worth.diamonds": "Diamonds",
+  "worth.paintings": "Paintings",
+  "worth.bonus": "Diamond bonus",
+  "worth.wounds": "Wounds",
+  "worth.total": "Total",
+  with_cards: ({ v, n, kind }) => `${v} (${n} ${kind}${n === 1 ? "" : "s"})`,
+  dead_scores_nothing: "dead: scores nothing",
+  bonus_to: "The diamond bonus ({v}) goes to {name}, who holds the most diamonds",
+  no_bonus: "Nobody gets the diamond bonus",
+  "ended.eighth_turn": "the game ended after the eighth turn",
+  "ended.one_survivor": "the game ended with one survivor",
+  "ended.no_survivor": "the game ended with nobody alive",
   // Mobsters
   mturn: "Turn {n}",
   active_is: "{name} plays",
@@ -314,24 +338,42 @@ export const STRINGS_EN = {
   "ev.twelve_gangsters.round_revealed": ({ p, name }) =>
     `Round ${p.round}: ${p.plays.join(", ")}; succeeded: ${seatsOf(p.succeeded, name) || "nobody"}`,
   "ev.twelve_gangsters.boss_passed": ({ p, name }) => `${name(p.seat)} is the Boss`,
-  "ev.cash_n_guns.loot_dealt": "The loot was dealt into piles",
-  "ev.cash_n_guns.godfather_chosen": ({ p, name }) => `${name(p.seat)} is the first Godfather`,
-  "ev.cash_n_guns.loot_revealed": ({ p }) => `Turn ${p.turn}: ${p.cards.length} loot cards revealed`,
-  "ev.cash_n_guns.bullet_loaded": ({ p, name }) => `${name(p.seat)} loaded a bullet`,
+  "ev.cash_n_guns.loot_dealt": "The loot was dealt into 8 piles, face down",
+  "ev.cash_n_guns.godfather_chosen": ({ p, name }) => `${name(p.seat)} is the first Godfather${p.drawn ? " (drawn at random)" : ""}`,
+  "ev.cash_n_guns.loot_revealed": ({ p, money }) =>
+    `Turn ${p.turn}: the loot revealed is ${p.cards.map((id) => STRINGS_EN.loot_name({ id, money })).join(", ")}`,
+  "ev.cash_n_guns.bullet_loaded": ({ p, name }) =>
+    `${name(p.seat)} loaded ${p.card === undefined ? "a bullet card, face down" : p.card === "bang" ? "a Bang!" : "a Click"}`,
   "ev.cash_n_guns.hold_up_started": ({ p }) => `Hold-up! ${p.window_s} s to aim`,
+  // The target is the aiming seat's own until the guns are drawn (then the guns_drawn line names every aim).
   "ev.cash_n_guns.aimed": ({ p, name }) => `${name(p.seat)} aimed${p.target === undefined ? "" : ` at ${name(p.target)}`}`,
-  "ev.cash_n_guns.guns_drawn": "Guns drawn: the aims are shown",
-  "ev.cash_n_guns.retarget_ordered": ({ p, name }) => `The Godfather ordered ${name(p.seat)} to change target`,
-  "ev.cash_n_guns.privilege_skipped": "The Godfather's privilege was skipped",
-  "ev.cash_n_guns.retargeted": ({ p, name }) => `${name(p.seat)} now aims at ${name(p.target)}`,
-  "ev.cash_n_guns.courage_chosen": ({ p, name }) => `${name(p.seat)} chose`,
-  "ev.cash_n_guns.courage_revealed": "Courage revealed",
-  "ev.cash_n_guns.shots_resolved": ({ p, name }) =>
-    `Shots fired${p.died.length ? `; died: ${seatsOf(p.died, name)}` : ""}`,
-  "ev.cash_n_guns.loot_taken": ({ p, name, card }) => `${name(p.seat)} took ${card(p.card)}`,
-  "ev.cash_n_guns.token_taken": ({ p, name }) => `${name(p.seat)} took the New Godfather token`,
-  "ev.cash_n_guns.turn_ended": ({ p }) => `Turn ${p.turn} ended`,
-  "ev.cash_n_guns.game_ended": "The game ended",
+  "ev.cash_n_guns.guns_drawn": ({ p, name }) => {
+    const aims = p.aims.flatMap((target, seat) => (target === null ? [] : [`${name(seat)} aims at ${name(target)}`]));
+    return `Guns drawn: ${aims.join(", ") || "nobody aims"}${p.late.length ? `; too late to aim: ${seatsOf(p.late, name)}` : ""}`;
+  },
+  "ev.cash_n_guns.retarget_ordered": ({ p, name }) => `${name(p.godfather)}, the Godfather, orders ${name(p.seat)} to aim elsewhere`,
+  "ev.cash_n_guns.privilege_skipped": ({ p, name }) =>
+    p.automatic ? "Nobody could be ordered to aim elsewhere" : `${name(p.godfather)}, the Godfather, lets every aim stand`,
+  "ev.cash_n_guns.retargeted": ({ p, name }) => `${name(p.seat)} now aims at ${name(p.target)} instead of ${name(p.previous)}`,
+  "ev.cash_n_guns.courage_chosen": ({ p, name }) =>
+    `${name(p.seat)} ${p.stand === undefined ? "made a choice: stand or lie down" : p.stand ? "chose to stand" : "chose to lie down"}`,
+  "ev.cash_n_guns.courage_revealed": ({ p, name }) => {
+    const who = (stand) => seatsOf(p.stands.flatMap((s, seat) => (s === stand ? [seat] : [])), name) || "nobody";
+    return `Courage revealed: standing: ${who(true)}; lying down: ${who(false)}`;
+  },
+  "ev.cash_n_guns.shots_resolved": ({ p, name }) => {
+    const fired = p.cards.flatMap((card, seat) => (card === "bang" || card === "click" ? [`${name(seat)} fired ${card === "bang" ? "a Bang!" : "a Click"}`] : []));
+    const hit = p.hits.flatMap((n, seat) => (n > 0 ? [n === 1 ? name(seat) : `${name(seat)} (${n} wounds)`] : []));
+    return `Shots: ${fired.join(", ") || "none"}; wounded: ${hit.join(", ") || "nobody"}` +
+      (p.died.length ? `; died: ${seatsOf(p.died, name)}` : "");
+  },
+  "ev.cash_n_guns.loot_taken": ({ p, name, money }) => `${name(p.seat)} took ${STRINGS_EN.loot_a({ id: p.card, money })}`,
+  "ev.cash_n_guns.token_taken": ({ p, name }) => `${name(p.seat)} took the New Godfather token: Godfather from the next turn`,
+  "ev.cash_n_guns.turn_ended": ({ p, name }) =>
+    `Turn ${p.turn} ended; ${name(p.godfather)} is the Godfather` +
+    (p.carried.length ? `; ${p.carried.length} loot card${p.carried.length === 1 ? "" : "s"} left for the next turn` : "") +
+    (p.lost.length ? `; ${p.lost.length} loot card${p.lost.length === 1 ? "" : "s"} lost` : ""),
+  "ev.cash_n_guns.game_ended": ({ p }) => `The game is over: ${STRINGS_EN[`ended.${p.reason}`] ?? p.reason}`,
   "ev.mobsters.deck_shuffled": "The deck was shuffled",
   "ev.mobsters.first_player_chosen": ({ p, name }) => `${name(p.seat)} plays first`,
   "ev.mobsters.cards_drawn": ({ p, name }) => `${name(p.seat)} drew ${p.count} cards`,
@@ -530,7 +572,7 @@ export const STRINGS_FR = {
   turn_of: "Tour {n} sur {total}",
   godfather: "Parrain",
   godfather_is: "Parrain : {name}",
-  piles_left: "{n} piles de butin restantes",
+  piles_left: ({ n }) => `${n} pile${n > 1 ? "s" : ""} de butin restante${n > 1 ? "s" : ""}`,
   "phase.between_turns": "entre deux tours",
   "phase.load": "Chargement",
   "phase.aim": "Braquage",
@@ -543,14 +585,14 @@ export const STRINGS_FR = {
   sharing_order: "ordre de partage : {names}",
   aims_at: "{name} vise {target}",
   wounds_n: ({ n }) => `${n} blessure${n > 1 ? "s" : ""}`,
-  bullets_left: "{n} cartes balle",
+  bullets_left: ({ n }) => `${n} carte${n > 1 ? "s" : ""} balle`,
   dead: "mort",
   standing: "debout",
   lying: "couché",
   courage_chosen: "a choisi",
-  loot_count: "{n} butin",
+  loot_count: ({ n }) => `${n} carte${n > 1 ? "s" : ""} de butin`,
   pick_order: "choisit n°{n}",
-  fired: "dernier tir : {card}",
+  fired: "a tiré {card}",
   bullet_face_down: "une carte balle, face cachée",
   "bullet.bang": "Bang !",
   "bullet.click": "Clic",
@@ -560,17 +602,11 @@ export const STRINGS_FR = {
   "act_label.aim": "Viser {name}",
   "act_label.retarget": "Changer de cible pour {name}",
   "act_label.order_retarget": "Ordonner à {name} de changer de cible",
-  "loot.cash": "billet de {v}",
-  "loot.diamond": "diamant de {v}",
-  "loot.painting": "tableau",
-  "loot.clip": "chargeur : un Bang ! de plus",
-  "loot.first-aid": "trousse de soins : soigne une blessure",
-  "loot.token": "jeton du Nouveau Parrain",
   "loot_short.painting": "Tableau",
   "loot_short.clip": "Chargeur",
   "loot_short.first-aid": "Soins",
   "loot_short.token": "Parrain",
-  loot_on_table: "{n} cartes de butin sur la table",
+  loot_on_table: ({ n }) => `${n} carte${n > 1 ? "s" : ""} de butin sur la table`,
   take_label: "Prendre {item}",
   take_token: "Prendre le jeton du Nouveau Parrain",
   your_seat: "Votre place",
@@ -586,6 +622,31 @@ export const STRINGS_FR = {
   "label.courage.false": "Se coucher",
   "label.skip_privilege": "Renoncer au privilège du Parrain",
   your_loot: "Votre butin : {v}",
+  loot_name: ({ id, money }) => {
+    const { kind, value } = lootOf(id);
+    return { cash: `billet de ${money(value)}`, diamond: `diamant de ${money(value)}`, painting: "tableau",
+      clip: "chargeur (un Bang ! de plus)", "first-aid": "trousse de soins (soigne une blessure)", token: "jeton du Nouveau Parrain" }[kind] ?? id;
+  },
+  loot_a: ({ id, money }) => `${lootOf(id).kind === "first-aid" ? "une" : "un"} ${STRINGS_FR.loot_name({ id, money })}`,
+  killed: "tué ce tour-ci",
+  wounded_now: "blessé : hors du partage",
+  fired_at: "a tiré {card} sur {target}",
+  loot_worth: "butin de {v} :",
+  loot_lost: "butin perdu avec sa mort ({v}) :",
+  breakdown_title: "De quoi chaque score est fait",
+  "worth.banknotes": "Billets",
+  "worth.diamonds": "Diamants",
+  "worth.paintings": "Tableaux",
+  "worth.bonus": "Prime des diamants",
+  "worth.wounds": "Blessures",
+  "worth.total": "Total",
+  with_cards: ({ v, n, kind }) => `${v} (${n} ${{ diamond: "diamant", painting: "tableau" }[kind]}${n > 1 ? (kind === "painting" ? "x" : "s") : ""})`,
+  dead_scores_nothing: "mort : ne marque rien",
+  bonus_to: "La prime des diamants ({v}) revient à {name}, qui en a le plus",
+  no_bonus: "Personne n'a la prime des diamants",
+  "ended.eighth_turn": "la partie s'est finie après le huitième tour",
+  "ended.one_survivor": "la partie s'est finie avec un seul survivant",
+  "ended.no_survivor": "la partie s'est finie sans survivant",
   mturn: "Tour {n}",
   active_is: "{name} joue",
   active: "joue",
@@ -716,24 +777,41 @@ export const STRINGS_FR = {
   "ev.twelve_gangsters.round_revealed": ({ p, name }) =>
     `Manche ${p.round} : ${p.plays.join(", ")} ; réussis : ${seatsOf(p.succeeded, name) || "personne"}`,
   "ev.twelve_gangsters.boss_passed": ({ p, name }) => `${name(p.seat)} est le Boss`,
-  "ev.cash_n_guns.loot_dealt": "Le butin a été distribué en piles",
-  "ev.cash_n_guns.godfather_chosen": ({ p, name }) => `${name(p.seat)} est le premier Parrain`,
-  "ev.cash_n_guns.loot_revealed": ({ p }) => `Tour ${p.turn} : ${p.cards.length} cartes de butin révélées`,
-  "ev.cash_n_guns.bullet_loaded": ({ p, name }) => `${name(p.seat)} a chargé une balle`,
+  "ev.cash_n_guns.loot_dealt": "Le butin a été distribué en 8 piles, face cachée",
+  "ev.cash_n_guns.godfather_chosen": ({ p, name }) => `${name(p.seat)} est le premier Parrain${p.drawn ? " (tiré au sort)" : ""}`,
+  "ev.cash_n_guns.loot_revealed": ({ p, money }) =>
+    `Tour ${p.turn} : le butin révélé est ${p.cards.map((id) => STRINGS_FR.loot_name({ id, money })).join(", ")}`,
+  "ev.cash_n_guns.bullet_loaded": ({ p, name }) =>
+    `${name(p.seat)} a chargé ${p.card === undefined ? "une carte balle, face cachée" : p.card === "bang" ? "un Bang !" : "un Clic"}`,
   "ev.cash_n_guns.hold_up_started": ({ p }) => `Braquage ! ${p.window_s} s pour viser`,
   "ev.cash_n_guns.aimed": ({ p, name }) => `${name(p.seat)} a visé${p.target === undefined ? "" : ` ${name(p.target)}`}`,
-  "ev.cash_n_guns.guns_drawn": "Armes sorties : les cibles sont montrées",
-  "ev.cash_n_guns.retarget_ordered": ({ p, name }) => `Le Parrain a ordonné à ${name(p.seat)} de changer de cible`,
-  "ev.cash_n_guns.privilege_skipped": "Le Parrain a renoncé à son privilège",
-  "ev.cash_n_guns.retargeted": ({ p, name }) => `${name(p.seat)} vise maintenant ${name(p.target)}`,
-  "ev.cash_n_guns.courage_chosen": ({ p, name }) => `${name(p.seat)} a choisi`,
-  "ev.cash_n_guns.courage_revealed": "Le courage est révélé",
-  "ev.cash_n_guns.shots_resolved": ({ p, name }) =>
-    `Coups de feu${p.died.length ? ` ; morts : ${seatsOf(p.died, name)}` : ""}`,
-  "ev.cash_n_guns.loot_taken": ({ p, name, card }) => `${name(p.seat)} a pris ${card(p.card)}`,
-  "ev.cash_n_guns.token_taken": ({ p, name }) => `${name(p.seat)} a pris le jeton du Nouveau Parrain`,
-  "ev.cash_n_guns.turn_ended": ({ p }) => `Fin du tour ${p.turn}`,
-  "ev.cash_n_guns.game_ended": "La partie est finie",
+  "ev.cash_n_guns.guns_drawn": ({ p, name }) => {
+    const aims = p.aims.flatMap((target, seat) => (target === null ? [] : [`${name(seat)} vise ${name(target)}`]));
+    return `Armes sorties : ${aims.join(", ") || "personne ne vise"}${p.late.length ? ` ; trop tard pour viser : ${seatsOf(p.late, name)}` : ""}`;
+  },
+  "ev.cash_n_guns.retarget_ordered": ({ p, name }) => `${name(p.godfather)}, le Parrain, ordonne à ${name(p.seat)} de viser ailleurs`,
+  "ev.cash_n_guns.privilege_skipped": ({ p, name }) =>
+    p.automatic ? "Personne ne pouvait recevoir l'ordre de viser ailleurs" : `${name(p.godfather)}, le Parrain, laisse chacun viser qui il vise`,
+  "ev.cash_n_guns.retargeted": ({ p, name }) => `${name(p.seat)} vise maintenant ${name(p.target)} au lieu de ${name(p.previous)}`,
+  "ev.cash_n_guns.courage_chosen": ({ p, name }) =>
+    `${name(p.seat)} ${p.stand === undefined ? "a choisi : debout ou couché" : p.stand ? "a choisi de rester debout" : "a choisi de se coucher"}`,
+  "ev.cash_n_guns.courage_revealed": ({ p, name }) => {
+    const who = (stand) => seatsOf(p.stands.flatMap((s, seat) => (s === stand ? [seat] : [])), name) || "personne";
+    return `Courage révélé : debout : ${who(true)} ; couchés : ${who(false)}`;
+  },
+  "ev.cash_n_guns.shots_resolved": ({ p, name }) => {
+    const fired = p.cards.flatMap((card, seat) => (card === "bang" || card === "click" ? [`${name(seat)} a tiré ${card === "bang" ? "un Bang !" : "un Clic"}`] : []));
+    const hit = p.hits.flatMap((n, seat) => (n > 0 ? [n === 1 ? name(seat) : `${name(seat)} (${n} blessures)`] : []));
+    return `Coups de feu : ${fired.join(", ") || "aucun"} ; blessés : ${hit.join(", ") || "personne"}` +
+      (p.died.length ? ` ; morts : ${seatsOf(p.died, name)}` : "");
+  },
+  "ev.cash_n_guns.loot_taken": ({ p, name, money }) => `${name(p.seat)} a pris ${STRINGS_FR.loot_a({ id: p.card, money })}`,
+  "ev.cash_n_guns.token_taken": ({ p, name }) => `${name(p.seat)} a pris le jeton du Nouveau Parrain : Parrain dès le tour suivant`,
+  "ev.cash_n_guns.turn_ended": ({ p, name }) =>
+    `Fin du tour ${p.turn} ; ${name(p.godfather)} est le Parrain` +
+    (p.carried.length ? ` ; ${p.carried.length} carte${p.carried.length > 1 ? "s" : ""} de butin pour le tour suivant` : "") +
+    (p.lost.length ? ` ; ${p.lost.length} carte${p.lost.length > 1 ? "s" : ""} de butin perdue${p.lost.length > 1 ? "s" : ""}` : ""),
+  "ev.cash_n_guns.game_ended": ({ p }) => `La partie est finie : ${STRINGS_FR[`ended.${p.reason}`] ?? p.reason}`,
   "ev.mobsters.deck_shuffled": "La pioche a été mélangée",
   "ev.mobsters.first_player_chosen": ({ p, name }) => `${name(p.seat)} joue en premier`,
   "ev.mobsters.cards_drawn": ({ p, name }) => `${name(p.seat)} a pioché ${p.count} cartes`,
