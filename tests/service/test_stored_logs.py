@@ -177,7 +177,8 @@ def test_a_tally_with_other_details_or_scores_than_the_rules_decide_does_not_aud
     scores = [score + 1 for score in tally.payload["result"]["scores"]]
     inflated = {**tally.payload, "result": {**tally.payload["result"], "details": {}, "scores": scores}}
 
-    for forged in (with_tally_details(log, wrong), chained([*log[:-1], msgspec.structs.replace(tally, payload=inflated)])):
+    overstated = chained([*log[:-1], msgspec.structs.replace(tally, payload=inflated)])
+    for forged in (with_tally_details(log, wrong), overstated):
         report = audit_log(GAME_ID, forged)
         assert not report.ok
         assert report.problems[0]["check"] == "decision"
