@@ -13,10 +13,10 @@ const SPEED_KEY = "syndicate.pace";
 
 // Events that change nothing a watcher needs to see happen: drawn along with the next one.
 const BOOKKEEPING = new Set(["game_created", "seat_joined", "bots_seated", "game_started", "game_tallied", "rematch_created",
-  "twelve_gangsters.boss_passed", "cash_n_guns.loot_dealt", "mobsters.deck_shuffled"]);
+  "twelve_gangsters.boss_passed", "cash_n_guns.loot_dealt", "mobsters.deck_shuffled", "mobsters.phase_started"]);
 const BRIEF_TYPES = new Set(["twelve_gangsters.gangster_played", "cash_n_guns.bullet_loaded", "cash_n_guns.aimed",
-  "cash_n_guns.courage_chosen", "cash_n_guns.turn_ended", "mobsters.phase_started", "mobsters.cards_drawn",
-  "mobsters.setup_decided", "mobsters.income_collected", "mobsters.cost_charged"]);
+  "cash_n_guns.courage_chosen", "cash_n_guns.turn_ended", "mobsters.turn_started", "mobsters.cards_drawn",
+  "mobsters.cards_discarded", "mobsters.setup_decided", "mobsters.income_collected", "mobsters.cost_charged"]);
 
 const weight = (event) => (BOOKKEEPING.has(event.type) ? 0 : BRIEF_TYPES.has(event.type) ? BRIEF : 1);
 

@@ -191,11 +191,11 @@ export async function showReplay(root, app, gameId) {
       h("div", { class: "replay-audit" }, auditBadge(audit, own, latest)),
       h("div", { class: "replay-controls", role: "group", "aria-label": t("replay_controls") }, [
         step(t("first"), "first", () => 1, "«"),
-        step(t(`moment_prev.${latest.ruleset}`), "prev-moment", () => moments.filter((v) => v < version).at(-1) ?? 1, "⏮"),
+        step(t(`moment_prev.${latest.ruleset}`), "prev-moment", () => moments.filter((v) => v < version).at(-1) ?? 1, "◀◀"),
         step(t("previous"), "prev", () => version - 1, "◀"),
         slider,
         step(t("next"), "next", () => version + 1, "▶"),
-        step(t(`moment_next.${latest.ruleset}`), "next-moment", () => moments.find((v) => v > version) ?? last, "⏭"),
+        step(t(`moment_next.${latest.ruleset}`), "next-moment", () => moments.find((v) => v > version) ?? last, "▶▶"),
         step(t("last"), "last", () => last, "»"),
         play,
       ]),
