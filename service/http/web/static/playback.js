@@ -30,7 +30,11 @@ export function nextStop(events, from, live) {
 }
 
 // A seat the game waits for, or one that may act now (an answer out of turn): its moves are the live table's.
-const due = (view) => Boolean(view.you) && (view.you.legal_moves?.length > 0 || view.awaiting.some((a) => a.seat === view.you.seat));
+const due = (view) => Boolean(view.you)
+  && (view.you.legal_moves?.length > 0 || view.awaiting.some((a) => a.seat === view.you.seat));
+
+// A past table offers no moves: what the seat could do then is not what it may do now.
+const past = (view) => (view.you ? { ...view, you: { ...view.you, legal_moves: [] } } : view);
 
 export function pace({ root, gameId, token, redraw }) {
   let speed = Number(localStorage.getItem(SPEED_KEY)) || 1;
@@ -40,6 +44,15 @@ export function pace({ root, gameId, token, redraw }) {
   let fetching = false;
   let skipping = false; // the next frame is drawn live, whatever is being played back
   let marks = new Map(); // each seat's text as last drawn: what changed is marked
+  let ahead = null; // the next table to show, read while the one before is on screen: { version, view (a promise) }
+
+  // A past table as the caller may see it (null if it could not be read), asked for once.
+  const read = (version) => {
+    if (ahead?.version !== version) {
+      ahead = { version, view: get(`/v1/games/${gameId}/states/${version}`, token).then(past, () => null) };
+    }
+    return ahead.view;
+  };
 
   const drawn = (view, version, stepWeight) => {
     if (last?.version !== version) queueMicrotask(markChanges);
@@ -52,11 +65,9 @@ export function pace({ root, gameId, token, redraw }) {
     const stop = nextStop(live.events, last.version, live.view.version);
     fetching = true;
     try {
-      const view = stop.version === live.view.version ? live.view
-        : await get(`/v1/games/${gameId}/states/${stop.version}`, token);
-      if (live.view.version > last.version) drawn(view, stop.version, stop.weight);
-    } catch {
-      drawn(live.view, live.view.version, 0); // the past could not be read: the live table it is
+      const view = stop.version === live.view.version ? live.view : await read(stop.version);
+      if (!view) drawn(live.view, live.view.version, 0); // the past could not be read: the live table it is
+      else if (live.view.version > last.version) drawn(view, stop.version, stop.weight);
     } finally {
       fetching = false;
     }
@@ -81,7 +92,10 @@ export function pace({ root, gameId, token, redraw }) {
       drawn(current.view, version, stop.weight);
       return current;
     }
-    if (!timer && !fetching) timer = setTimeout(advance, Math.max(0, wait));
+    if (!timer && !fetching) {
+      timer = setTimeout(advance, Math.max(0, wait));
+      if (stop.version !== version) read(stop.version);
+    }
     return { view: last.view, events: current.events.filter((e) => e.version <= last.version) };
   };
 
