@@ -72,8 +72,15 @@ def awaiting(state: State) -> dict[int, str]:
 
 
 def result(state: State) -> Result:
-    """Score = face-up gangsters; ties broken by successful heists, then the victory is shared."""
+    """Score = face-up gangsters; ties broken by successful heists, then the victory is shared. The details
+    list each seat's gangsters that succeeded (what its score is made of) and those stopped, in the order
+    played: the game is over, so every pile is public."""
+    seats = [
+        {"seat": seat, "succeeded": list(succeeded), "stopped": list(stopped)}
+        for seat, (succeeded, stopped) in enumerate(zip(state.succeeded, state.stopped, strict=True))
+    ]
     return rank_seats(
         scores=[sum(pile) for pile in state.succeeded],
         tie_breakers=[("successful_heists", [len(pile) for pile in state.succeeded])],
+        details={"seats": seats},
     )

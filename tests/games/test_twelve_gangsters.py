@@ -380,6 +380,27 @@ def test_rulebook_example_printed_as_36_scores_38() -> None:
     assert RULESET.result(table.rules).scores[0] == 38
 
 
+def test_the_result_details_each_seats_succeeded_and_stopped_gangsters_in_the_order_played() -> None:
+    rounds = [
+        [8, 4, 10],  # Boss 0: 0 and 1 succeed, 2 stopped
+        [3, 12, 6],  # Boss 1: all succeed
+        [9, 1, 9],  # Boss 2 matched by 0: 0 and 1 succeed, the Boss stopped
+    ]
+    held = [sorted(set(range(1, 13)) - {played[seat] for played in rounds}) for seat in range(3)]
+    rounds += [list(cards) for cards in zip(*held, strict=True)]
+    table, _ = play_rounds(new_game(3, first_boss=0), rounds)
+
+    result = RULESET.result(table.rules)
+    seats = result.details["seats"]
+    assert [seat["seat"] for seat in seats] == [0, 1, 2]
+    assert seats[0]["succeeded"][:3] == [8, 3, 9]
+    assert seats[2]["stopped"][:2] == [10, 9]
+    assert seats[2]["succeeded"][:1] == [6]
+    for seat in seats:
+        assert sum(seat["succeeded"]) == result.scores[seat["seat"]]
+        assert sorted(seat["succeeded"] + seat["stopped"]) == list(range(1, 13))
+
+
 def test_tie_on_score_is_broken_by_the_number_of_successful_heists() -> None:
     rounds = [
         [12, 1, 1],  # Boss 0 succeeds with 12, 1 and 2 succeed with 1

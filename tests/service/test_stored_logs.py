@@ -15,7 +15,7 @@ from events.repository import Game, event_of, fold, seal
 from games import table as tables
 from games.base import FormatRefusal, MoveFormatError
 from games.bots import random_bot
-from games.commands import CreateGame, MakeMove
+from games.commands import CreateGame, MakeMove, TallyGame
 from games.mobsters import RULESET
 from games.mobsters.state import Phase
 from games.registry import RULESETS
@@ -145,3 +145,40 @@ def test_a_hit_sent_with_the_old_name_is_refused_with_the_new_one() -> None:
     assert "'target'" in refused.value.detail and "now 'victim'" in refused.value.detail
     now = {"type": "hit", "mobster": "mobster:lucky", "card": "hit:sniper", "victim": "mobster:tony"}
     assert RULESET.parse_move(body, strict=False) == RULESET.parse_move(now)
+
+
+def tallied(ruleset_id: str, seed: int) -> list[Envelope]:
+    """A whole game of bots and its tally, sealed as the service stores them."""
+    ruleset = RULESETS[ruleset_id]
+    log = played(ruleset_id, {}, seed, moves=1000)
+    game = fold(ruleset, None, log)
+    assert game is not None and game.status is tables.Status.FINISHED
+    head = Game(ruleset, game, log[-1].hash)
+    return log + list(seal(ruleset, head, tables.tally(ruleset, game), TallyGame(), None, "").envelopes)
+
+
+def with_tally_details(log: list[Envelope], details: dict[str, Any]) -> list[Envelope]:
+    tally = log[-1]
+    result = {**tally.payload["result"], "details": details}
+    return chained([*log[:-1], msgspec.structs.replace(tally, payload={**tally.payload, "result": result})])
+
+
+def test_a_twelve_gangsters_game_tallied_before_its_result_had_details_audits() -> None:
+    log = tallied("twelve-gangsters", 5)
+    assert log[-1].type == "game_tallied" and log[-1].payload["result"]["details"]["seats"]
+
+    assert audit_log(GAME_ID, with_tally_details(log, {})).ok
+
+
+def test_a_tally_with_other_details_or_scores_than_the_rules_decide_does_not_audit() -> None:
+    log = tallied("twelve-gangsters", 5)
+    wrong = {"seats": [{**seat, "succeeded": []} for seat in log[-1].payload["result"]["details"]["seats"]]}
+    tally = log[-1]
+    scores = [score + 1 for score in tally.payload["result"]["scores"]]
+    inflated = {**tally.payload, "result": {**tally.payload["result"], "details": {}, "scores": scores}}
+
+    overstated = chained([*log[:-1], msgspec.structs.replace(tally, payload=inflated)])
+    for forged in (with_tally_details(log, wrong), overstated):
+        report = audit_log(GAME_ID, forged)
+        assert not report.ok
+        assert report.problems[0]["check"] == "decision"

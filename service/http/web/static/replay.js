@@ -6,7 +6,7 @@ import { get } from "./api.js";
 import { h, rulesetName, s } from "./dom.js";
 import { GAMES } from "./games/index.js";
 import { has, language, t } from "./i18n.js";
-import { eventList, makeUi, resultPanel } from "./table.js";
+import { describe, eventList, makeUi, resultPanel } from "./table.js";
 
 async function allEvents(gameId) {
   const events = [];
@@ -129,6 +129,20 @@ function reviewPanel(review, ui, last, version, go) {
   ]);
 }
 
+// Once a game is over every seat's own is public, at every version: what each held, where its table does not
+// draw it itself.
+function handsPanel(view, ui, game) {
+  const seats = view.state?.seats || [];
+  if (game.DRAWS_HANDS || !seats.some((seat) => seat.hand !== undefined || seat.loot !== undefined)) return null;
+  const said = (field, value) => (field === "loaded_card" ? t(`bullet.${value}`) : value.map((id) => ui.card(id).name).join(", "));
+  return h("section", { class: "panel hands", id: "hands", "aria-labelledby": "hands-title" }, [
+    h("h2", { id: "hands-title" }, t("every_hand")),
+    h("ul", {}, seats.map((seat) => h("li", { "data-seat": seat.seat }, [h("strong", {}, ui.name(seat.seat)), ": ",
+      ["hand", "loaded_card", "loot"].filter((f) => seat[f] !== undefined && seat[f] !== null)
+        .map((f) => `${t(`own.${f}`)}: ${said(f, seat[f]) || t("none")}`).join(" · ")]))),
+  ]);
+}
+
 export async function showReplay(root, app, gameId) {
   const latest = await get(`/v1/games/${gameId}`);
   const game = GAMES[latest.ruleset];
@@ -136,6 +150,8 @@ export async function showReplay(root, app, gameId) {
   const events = await allEvents(gameId);
   const last = latest.version;
   const states = new Map([[last, latest]]);
+  // The versions that begin a round or a turn, as the game's module names them: the replay jumps between them.
+  const moments = events.filter((e) => (game.MOMENTS || []).includes(e.type)).map((e) => e.version);
   const result = latest.status === "finished" ? await get(`/v1/games/${gameId}/result`).catch(() => null) : null;
   let audit = null;
   let own = null;
@@ -175,17 +191,21 @@ export async function showReplay(root, app, gameId) {
       h("div", { class: "replay-audit" }, auditBadge(audit, own, latest)),
       h("div", { class: "replay-controls", role: "group", "aria-label": t("replay_controls") }, [
         step(t("first"), "first", () => 1, "«"),
+        step(t(`moment_prev.${latest.ruleset}`), "prev-moment", () => moments.filter((v) => v < version).at(-1) ?? 1, "◀◀"),
         step(t("previous"), "prev", () => version - 1, "◀"),
         slider,
         step(t("next"), "next", () => version + 1, "▶"),
+        step(t(`moment_next.${latest.ruleset}`), "next-moment", () => moments.find((v) => v > version) ?? last, "▶▶"),
         step(t("last"), "last", () => last, "»"),
         play,
       ]),
       h("div", { class: "table-grid" }, [
         h("section", { class: `board ${latest.ruleset}`, "aria-label": t("table"), "data-version": version },
-          view.status === "waiting" || !view.state ? h("p", {}, t("waiting_for_players")) : game.render(view, ui)),
+          // Before the start, what the last event did: the game created, a seat taken.
+          !view.state ? h("p", { class: "replay-note", id: "replay-note" }, describe(ui.events.at(-1), ui)) : game.render(view, ui)),
         h("aside", { class: "side" }, [
           version === last ? resultPanel(result, ui, game) : null,
+          handsPanel(view, ui, game),
           reviewPanel(review, ui, last, version, go),
           h("section", { class: "panel log", "aria-labelledby": "log-title" }, [
             h("h2", { id: "log-title" }, t("events")), eventList(events, ui, version, go)]),

@@ -124,6 +124,17 @@ export const STRINGS_EN = {
   round_reveal: "Round {n} revealed",
   your_hand: "Your hand",
   play_gangster: "Play gangster {n}",
+  tg_list_locale: "en-GB",
+  tg_reveal_title: "Round {n} revealed · Boss {name} played {card}",
+  tg_succeeded: "Succeeded",
+  tg_matched_boss: "Matched the Boss: succeeded",
+  tg_stopped_by_boss: "Stopped by the Boss, {names}",
+  tg_boss_unmatched: "Nobody matched the Boss: succeeded",
+  tg_boss_matched: "Matched by {names}: stopped",
+  tg_hand: "Hand",
+  tg_rounds: "Every round",
+  tg_round: "Round",
+  tg_heists: ({ n, points }) => (n === 1 ? `1 gangster succeeded: ${points} pts` : `${n} gangsters succeeded: ${points} pts`),
   // Ca$h 'n Guns
   turn_of: "Turn {n} of {total}",
   godfather: "Godfather",
@@ -276,6 +287,21 @@ export const STRINGS_EN = {
   version_of: "Version {n} of {total}",
   replay_version: "Version",
   replay_controls: "Replay controls",
+  "moment_prev.twelve-gangsters": "Previous round",
+  "moment_next.twelve-gangsters": "Next round",
+  "moment_prev.cash-n-guns": "Previous turn",
+  "moment_next.cash-n-guns": "Next turn",
+  "moment_prev.mobsters": "Previous turn",
+  "moment_next.mobsters": "Next turn",
+  every_hand: "Every hand (public once the game is over)",
+  "own.hand": "Hand",
+  "own.loot": "Loot",
+  "own.loaded_card": "Loaded",
+  pace: "Pace of the playback",
+  pace_behind: ({ n }) => (n === 1 ? "Playing back: 1 event behind live" : `Playing back: ${n} events behind live`),
+  pace_live: "Live",
+  pace_speed: ({ x }) => `${x.toLocaleString("en-GB")}×`,
+  pace_jump: "Jump to live",
   first: "First version",
   previous: "Previous version",
   next: "Next version",
@@ -335,8 +361,13 @@ export const STRINGS_EN = {
   "ev.twelve_gangsters.boss_chosen": ({ p, name }) => `${name(p.seat)} holds the Boss token first`,
   "ev.twelve_gangsters.gangster_played": ({ p, name }) =>
     `${name(p.seat)} played a gangster${p.card === undefined ? " face down" : ` (${p.card})`}`,
-  "ev.twelve_gangsters.round_revealed": ({ p, name }) =>
-    `Round ${p.round}: ${p.plays.join(", ")}; succeeded: ${seatsOf(p.succeeded, name) || "nobody"}`,
+  "ev.twelve_gangsters.round_revealed": ({ p, name }) => {
+    const list = (seats) => new Intl.ListFormat("en-GB", { type: "conjunction" }).format(seats.map(name));
+    const plays = p.plays.map((card, seat) => `${name(seat)} ${card}`).join(", ");
+    const won = p.succeeded.length ? `${list(p.succeeded)} succeeded` : "nobody succeeded";
+    const lost = p.stopped.length ? `; ${list(p.stopped)} ${p.stopped.length === 1 ? "was" : "were"} stopped` : "";
+    return `Round ${p.round} (Boss ${name(p.boss)}): ${plays} — ${won}${lost}`;
+  },
   "ev.twelve_gangsters.boss_passed": ({ p, name }) => `${name(p.seat)} is the Boss`,
   "ev.cash_n_guns.loot_dealt": "The loot was dealt into 8 piles, face down",
   "ev.cash_n_guns.godfather_chosen": ({ p, name }) => `${name(p.seat)} is the first Godfather${p.drawn ? " (drawn at random)" : ""}`,
@@ -569,6 +600,17 @@ export const STRINGS_FR = {
   round_reveal: "Manche {n} révélée",
   your_hand: "Votre main",
   play_gangster: "Jouer le gangster {n}",
+  tg_list_locale: "fr-FR",
+  tg_reveal_title: "Manche {n} révélée · le Boss {name} a joué {card}",
+  tg_succeeded: "Réussi",
+  tg_matched_boss: "A égalé le Boss : réussi",
+  tg_stopped_by_boss: "Arrêté par le Boss, {names}",
+  tg_boss_unmatched: "Personne n'a égalé le Boss : réussi",
+  tg_boss_matched: "Égalé par {names} : arrêté",
+  tg_hand: "Main",
+  tg_rounds: "Toutes les manches",
+  tg_round: "Manche",
+  tg_heists: ({ n, points }) => (n === 1 ? `1 gangster réussi : ${points} pts` : `${n} gangsters réussis : ${points} pts`),
   turn_of: "Tour {n} sur {total}",
   godfather: "Parrain",
   godfather_is: "Parrain : {name}",
@@ -718,6 +760,21 @@ export const STRINGS_FR = {
   version_of: "Version {n} sur {total}",
   replay_version: "Version",
   replay_controls: "Commandes de la relecture",
+  "moment_prev.twelve-gangsters": "Manche précédente",
+  "moment_next.twelve-gangsters": "Manche suivante",
+  "moment_prev.cash-n-guns": "Tour précédent",
+  "moment_next.cash-n-guns": "Tour suivant",
+  "moment_prev.mobsters": "Tour précédent",
+  "moment_next.mobsters": "Tour suivant",
+  every_hand: "Toutes les mains (publiques une fois la partie finie)",
+  "own.hand": "Main",
+  "own.loot": "Butin",
+  "own.loaded_card": "Chargée",
+  pace: "Rythme de la relecture",
+  pace_behind: ({ n }) => (n === 1 ? "Relecture : 1 événement de retard sur le direct" : `Relecture : ${n} événements de retard sur le direct`),
+  pace_live: "En direct",
+  pace_speed: ({ x }) => `${x.toLocaleString("fr-FR")}×`,
+  pace_jump: "Aller au direct",
   first: "Première version",
   previous: "Version précédente",
   next: "Version suivante",
@@ -774,8 +831,13 @@ export const STRINGS_FR = {
   "ev.twelve_gangsters.boss_chosen": ({ p, name }) => `${name(p.seat)} a le jeton de Boss en premier`,
   "ev.twelve_gangsters.gangster_played": ({ p, name }) =>
     `${name(p.seat)} a joué un gangster${p.card === undefined ? " face cachée" : ` (${p.card})`}`,
-  "ev.twelve_gangsters.round_revealed": ({ p, name }) =>
-    `Manche ${p.round} : ${p.plays.join(", ")} ; réussis : ${seatsOf(p.succeeded, name) || "personne"}`,
+  "ev.twelve_gangsters.round_revealed": ({ p, name }) => {
+    const list = (seats) => new Intl.ListFormat("fr-FR", { type: "conjunction" }).format(seats.map(name));
+    const plays = p.plays.map((card, seat) => `${name(seat)} ${card}`).join(", ");
+    const won = p.succeeded.length ? `${list(p.succeeded)} ${p.succeeded.length === 1 ? "a" : "ont"} réussi` : "personne n'a réussi";
+    const lost = p.stopped.length ? ` ; ${list(p.stopped)} ${p.stopped.length === 1 ? "a été arrêté" : "ont été arrêtés"}` : "";
+    return `Manche ${p.round} (Boss ${name(p.boss)}) : ${plays} — ${won}${lost}`;
+  },
   "ev.twelve_gangsters.boss_passed": ({ p, name }) => `${name(p.seat)} est le Boss`,
   "ev.cash_n_guns.loot_dealt": "Le butin a été distribué en 8 piles, face cachée",
   "ev.cash_n_guns.godfather_chosen": ({ p, name }) => `${name(p.seat)} est le premier Parrain${p.drawn ? " (tiré au sort)" : ""}`,

@@ -6,6 +6,7 @@ import { GAMES, EVENT_TYPES } from "./games/index.js";
 import { money, t } from "./i18n.js";
 import { howTo, invitedHere, joinGame, keptHere, publicSeedBadge } from "./lobby.js";
 import { announceDue, markDue, signalControls } from "./signals.js";
+import { pace } from "./playback.js";
 
 const REMATCH_LOOK_MS = 3000;
 
@@ -113,6 +114,8 @@ export async function showTable(root, app, gameId, watching) {
   let notice = "";
   let wasMine = false;
   let handFocus = false; // the keyboard was in the moves: give it back to them when the next decision comes
+  const playback = pace({ root, gameId, token, redraw: () => draw() }); // a watcher sees events one by one
+  const live = () => ({ view, events });
 
   const act = async (move) => {
     document.body.dataset.busy = "1";
@@ -120,6 +123,7 @@ export async function showTable(root, app, gameId, watching) {
     try {
       const answer = await call("POST", `/v1/games/${gameId}/moves`, { body: move, token, ifMatch: single ? view.version : undefined });
       view = answer.game;
+      playback.jump(false); // one's own move shows at once
       notice = "";
       setTimeout(catchUp, 0); // the log: other seats may have moved in between
     } catch (failure) {
@@ -162,6 +166,7 @@ export async function showTable(root, app, gameId, watching) {
   let left = false; // a refresh still under way when the page moved on must not draw the table back
   const draw = () => {
     if (left) return;
+    const { view, events } = playback.frame(live()); // the table as of the event being played back, or live
     const focused = document.activeElement?.dataset?.key;
     // A resigned seat is the random bot's: the view still lists its legal moves, but the API refuses them.
     const resigned = view.you && view.seats[view.you.seat]?.resigned;
@@ -187,6 +192,7 @@ export async function showTable(root, app, gameId, watching) {
           ...seatActions(view, ui, request, app, refused),
         ]),
         ui.me === null || view.status === "finished" ? null : signalControls(),
+        playback.controls(view),
       ]),
       awaitingLine(view, ui),
       // A game's link opened where none of its seats is held (another browser, signed out): say why it is watched.
@@ -196,7 +202,7 @@ export async function showTable(root, app, gameId, watching) {
         h("section", { class: `board ${view.ruleset}`, "aria-label": t("table"), "data-version": view.version,
           "data-status": view.status }, ["waiting", "aborted"].includes(view.status) ? waitingSeats(view, ui) : game.render(view, ui)),
         h("aside", { class: "side" }, [
-          resultPanel(result, ui, game),
+          resultPanel(view.status === "finished" ? result : null, ui, game),
           howTo(view.ruleset),
           h("section", { class: "panel log", "aria-labelledby": "log-title" }, [
             h("h2", { id: "log-title" }, t("events")),
@@ -260,6 +266,7 @@ export async function showTable(root, app, gameId, watching) {
   }, REMATCH_LOOK_MS);
   return () => {
     left = true;
+    playback.stop();
     markDue(false);
     stop();
     clearInterval(timer);

@@ -8,6 +8,9 @@ export const EVENTS = ["loot_dealt", "godfather_chosen", "loot_revealed", "bulle
 
 export const score = (amount, ui) => ui.money(amount);
 
+// The event that begins a turn (the replay jumps between them).
+export const MOMENTS = ["cash_n_guns.loot_revealed"];
+
 const WOUNDS_TO_DIE = 3;
 
 // A loot card's name in the page's language, read from its id (`cash-20000-03`), its amount in the page's money.

@@ -10,6 +10,9 @@ export const EVENTS = ["deck_shuffled", "first_player_chosen", "cards_drawn", "c
   "income_collected", "income_doubled", "cost_charged", "mobster_recruited", "operation_attached", "law_placed",
   "law_escaped", "law_bribed", "game_ended"].map((e) => `mobsters.${e}`);
 
+// The event that begins a turn (the replay jumps between them).
+export const MOMENTS = ["mobsters.turn_started"];
+
 export const PHASES = ["draw", "hit", "crime", "collection", "recruit", "law"];
 
 export const score = (amount, ui) => ui.money(amount);
