@@ -188,9 +188,11 @@ class Table(msgspec.Struct, Generic[S], frozen=True, kw_only=True):
     """The version of the event that ended the game (0 while it runs)."""
     rematch: str | None = None
     rematch_of: str | None = None
+    auto_pass: tuple[tuple[str, ...], ...] = ()
+    """Each seat's decisions the house passes for it (`AutoPassSet`), by seat; none set: empty."""
 
 
-FORMAT = 8
+FORMAT = 9
 """The version of what is derived from a log: the table state and the views. Bump it whenever `evolve` or a
 view derives something differently; a snapshot or stored view of another format is rebuilt from the log."""
 
