@@ -124,7 +124,9 @@ class House:
 
     def play_bots(self, game_id: str) -> Done:
         """The bots' turn: each seat the house plays that the game awaits moves, once, as its bot decides from what
-        the seat may see; then the game's next turn of the house is queued, if it needs one."""
+        the seat may see, and each seat awaited on a decision it asked the house to pass (`auto_pass`) passes it,
+        by its ruleset's one move for that, whatever the seat holds; then the game's next turn of the house is
+        queued, if it needs one."""
         played: set[int] = set()
         with self.services.jobs.playing(game_id):
             for _ in range(3 * MAX_SEATS):  # a move that loses a race is decided again, a few times at most
