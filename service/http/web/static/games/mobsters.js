@@ -165,12 +165,13 @@ function phases(ui, state) {
     h("li", { class: p === state.phase ? "current" : "", "aria-current": p === state.phase ? "step" : null }, ui.t(`mphase.${p}`))));
 }
 
-function actions(ui) {
-  const plain = ui.moves((m) => subjects(m).length === 0);
-  const named = picked.subject ? ui.moves((m) => subjects(m).includes(picked.subject)) : [];
+function actions(ui, passed) {
+  // A discard names one card of the hand and nothing else can be done then: one click each, without picking.
+  const plain = ui.moves((m) => subjects(m).length === 0 || m.type === "discard");
+  const named = picked.subject ? ui.moves((m) => subjects(m).includes(picked.subject) && !plain.includes(m)) : [];
   return h("section", { class: "panel actions-panel", "aria-label": ui.t("your_moves") }, [
     h("h2", {}, ui.t("your_moves")),
-    ui.legal.length === 0 ? h("p", { class: "note" }, ui.t("not_your_move")) : null,
+    ui.legal.length === 0 ? h("p", { class: "note" }, ui.t(passed ? "auto_passing" : "not_your_move")) : null,
     picked.subject ? h("p", {}, ui.t("picked", { name: ui.card(picked.subject).name })) : ui.legal.length > plain.length
       ? h("p", { class: "note" }, ui.t("pick_hint")) : null,
     h("div", { class: "actions" }, [...named, ...plain].map((m) => ui.button(m, moveText(ui, m), moveText(ui, m),
@@ -178,9 +179,13 @@ function actions(ui) {
   ]);
 }
 
-export function render(view, ui) {
+export function render(view, shown) {
   const state = view.state;
-  const legalIds = new Set(ui.legal.flatMap(subjects));
+  // A phase the seat asked the house to pass is the house's to end, at once: no button to race it with.
+  const owed = view.awaiting?.find((a) => a.seat === shown.me);
+  const passed = Boolean(owed && (view.seats[shown.me]?.auto_pass || []).includes(owed.decision));
+  const ui = passed ? { ...shown, legal: [], moves: () => [] } : shown;
+  const legalIds = new Set(ui.legal.filter((m) => m.type !== "discard").flatMap(subjects)); // a discard is a button
   if (picked.game !== view.game_id || !legalIds.has(picked.subject)) Object.assign(picked, { game: view.game_id, subject: null });
   return [
     h("p", { class: "info" }, [
@@ -191,7 +196,7 @@ export function render(view, ui) {
     // A killed mobster's operations wait here for their new holder: each is picked like any card.
     state.reassigning ? h("div", { class: "notice reassigning" }, [h("p", {}, ui.t("reassigning")),
       h("div", { class: "cards" }, state.reassigning.operations.map((op) => pickable(ui, op, mcard(ui, op, { cls: "mini" }), legalIds)))]) : null,
-    view.you ? actions(ui) : null,
+    view.you ? actions(ui, passed) : null,
     autoPass(view, ui),
     view.you ? h("section", { class: "hand panel", "aria-label": ui.t("your_hand") }, [
       h("h2", {}, ui.t("your_hand")),
