@@ -385,6 +385,8 @@ class Ruleset(Generic[S]):
       from 0 to 1 per seat): where a searching bot stops looking ahead. None: a search plays every game to its end.
     - `searching`: how a searching bot plays this game (`Searching`): how far it looks before it evaluates, and
       what it pays for each hidden choice foreseen.
+    - `passes`: the decisions a seat may ask the house to pass for it (`auto_pass`), each with the move that passes
+      it: one move whatever the seat holds, so that passing shows nothing of a hand.
 
     A wait is what a deadline counts from. The table starts a new one when the game awaits a (seat,
     decision) it did not await before, so a simultaneous round stays one wait while its seats decide
@@ -425,6 +427,7 @@ class Ruleset(Generic[S]):
     determinize: Callable[[dict[str, Any], random.Random], S] | None = None
     evaluate: Callable[[S], Sequence[float]] | None = None
     searching: Searching = field(default_factory=Searching)
+    passes: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     def move_type(self, name: str) -> type[Move] | None:
         """The move class whose `type` tag is `name`."""

@@ -50,8 +50,9 @@ class Setup(msgspec.Struct, frozen=True, kw_only=True):
         )
 
 
-By = Literal["bot", "deadline"]
-"""Who in the house moved for a seat: its bot (a bot's seat, or one that resigned), or a deadline."""
+By = Literal["bot", "deadline", "auto_pass"]
+"""Who in the house moved for a seat: its bot (a bot's seat, or one that resigned), a deadline, or the house passing
+a decision the seat asked it to pass (`SetAutoPass`)."""
 
 
 class Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="name", omit_defaults=True):
@@ -141,6 +142,13 @@ class CloseWait(Command, frozen=True, tag="timeout"):
     """The version the wait began at: the rule applies to that wait only."""
 
 
+class SetAutoPass(Command, frozen=True, tag="auto_pass"):
+    """A seat chose the decisions the house passes for it, whatever it holds (none: it passes each itself)."""
+
+    seat: int
+    decisions: tuple[str, ...] = ()
+
+
 class TallyGame(Command, frozen=True, tag="tally"):
     """The final tally was recorded."""
 
@@ -156,6 +164,7 @@ AnyCommand = (
     | StartWithBots
     | CloseWait
     | TallyGame
+    | SetAutoPass
 )
 
 
@@ -213,6 +222,10 @@ def _close_wait(ruleset: Ruleset[Any], table: Table[Any], command: CloseWait) ->
     return tables.timeout(ruleset, table, command.wait_since) or []
 
 
+def _auto_pass(ruleset: Ruleset[Any], table: Table[Any], command: SetAutoPass) -> list[Event]:
+    return tables.set_auto_pass(ruleset, table, command.seat, command.decisions)
+
+
 def _tally(ruleset: Ruleset[Any], table: Table[Any], command: TallyGame) -> list[Event]:
     return tables.tally(ruleset, table)
 
@@ -232,6 +245,7 @@ DECISIONS: dict[type[Command], Decision] = {
     StartWithBots: _start_with_bots,
     CloseWait: _close_wait,
     TallyGame: _tally,
+    SetAutoPass: _auto_pass,
 }
 """The command table: each command's decision, for the use cases and the audit alike."""
 

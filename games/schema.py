@@ -246,7 +246,7 @@ def table_components(rulesets: Iterable[Ruleset[Any]]) -> dict[str, Schema]:
 
 
 SEAT_SHAPES = {
-    "Human": ("name", ("seat", "name", "player", "open", "resigned")),
+    "Human": ("name", ("seat", "name", "player", "open", "resigned", "auto_pass")),
     "Bot": ("bot", ("seat", "bot", "open", "resigned")),
     "Open": ("open", ("seat", "open", "invited")),
 }

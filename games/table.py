@@ -18,7 +18,18 @@ import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
 from games import bots
-from games.base import EVERYONE, Event, IllegalMoveError, Move, Option, Result, Ruleset, Viewer
+from games.base import (
+    EVERYONE,
+    Event,
+    FormatRefusal,
+    IllegalMoveError,
+    Move,
+    MoveFormatError,
+    Option,
+    Result,
+    Ruleset,
+    Viewer,
+)
 from games.refusals import SetupError, SetupRefusal, TableRefusal
 
 S = TypeVar("S")
@@ -144,6 +155,18 @@ class BotsSeated(Event, frozen=True):
     bot: Annotated[str, Meta(description="the kind of bot that took them")]
 
 
+class AutoPassSet(Event, frozen=True):
+    """A seat asked the house to pass these decisions for it whenever it owes one (none: it passes nothing for
+    itself any more). A public choice: the house then passes each of them as soon as it is owed, whatever the seat
+    holds, so that passing tells nothing of a hand."""
+
+    type = "auto_pass_set"
+    seat: Annotated[int, Meta(description="the seat that chose")]
+    decisions: Annotated[
+        tuple[str, ...], Meta(description="the decisions the house passes for it (its ruleset's `passes`)")
+    ]
+
+
 class GameStarted(Event, frozen=True):
     type = "game_started"
 
@@ -165,6 +188,7 @@ TABLE_EVENTS: tuple[type[Event], ...] = (
     GameAborted,
     RematchCreated,
     BotsSeated,
+    AutoPassSet,
 )
 
 
@@ -197,9 +221,11 @@ class Table(msgspec.Struct, Generic[S], frozen=True, kw_only=True):
     """The version of the event that ended the game (0 while it runs)."""
     rematch: str | None = None
     rematch_of: str | None = None
+    auto_pass: tuple[tuple[str, ...], ...] = ()
+    """Each seat's decisions the house passes for it (`AutoPassSet`), by seat; none set: empty."""
 
 
-FORMAT = 8
+FORMAT = 9
 """The version of what is derived from a log: the table state and the views. Bump it whenever `evolve` or a
 view derives something differently; a snapshot or stored view of another format is rebuilt from the log."""
 
@@ -351,6 +377,34 @@ def house_plays(table: Table[Any], seat: int) -> bool:
     return table.seats[seat].bot is not None or seat in table.resigned
 
 
+def passing(table: Table[Any], seat: int, decision: str | None) -> bool:
+    """Whether the house passes this decision for the seat: the seat asked it to (`auto_pass`)."""
+    return seat < len(table.auto_pass) and decision in table.auto_pass[seat]
+
+
+def house_moves(table: Table[Any], seat: int, decision: str | None) -> bool:
+    """Whether the house makes the seat's move for this decision: it plays the seat, or passes the decision."""
+    return house_plays(table, seat) or passing(table, seat, decision)
+
+
+def set_auto_pass(ruleset: Ruleset[Any], table: Table[Any], seat: int, decisions: tuple[str, ...]) -> list[Event]:
+    """A seat's choice of the decisions the house passes for it; only those its game lets be passed."""
+    if table.status is Status.ABORTED:
+        raise IllegalMoveError(TableRefusal.GAME_ABORTED, "this game was aborted")
+    if table.status is Status.FINISHED:
+        raise IllegalMoveError(TableRefusal.GAME_FINISHED, "the game is over")
+    if not 0 <= seat < len(table.seats):
+        raise IllegalMoveError(TableRefusal.NO_SUCH_SEAT, f"this game has seats 0 to {len(table.seats) - 1}")
+    unknown = sorted(set(decisions) - set(ruleset.passes))
+    if unknown:
+        passable = ", ".join(ruleset.passes) or "none"
+        raise MoveFormatError(
+            FormatRefusal.INVALID_REQUEST, f"{ruleset.id} cannot pass {unknown[0]!r} for a seat; it passes: {passable}"
+        )
+    chosen = tuple(d for d in ruleset.passes if d in decisions)  # in the game's order, each once
+    return [AutoPassSet(seat=seat, decisions=chosen)]
+
+
 def bot_of(table: Table[Any], seat: int) -> str:
     """The kind of bot that plays a seat the house plays."""
     return table.seats[seat].bot or "random"
@@ -458,6 +512,10 @@ def evolve(ruleset: Ruleset[S], table: Table[S] | None, event: Event, at: str = 
         )
     if isinstance(event, GameTallied):
         return msgspec.structs.replace(table, tallied=True, version=version, status_since=version)
+    if isinstance(event, AutoPassSet):
+        chosen = [*table.auto_pass, *[()] * (len(table.seats) - len(table.auto_pass))]
+        chosen[event.seat] = event.decisions
+        return msgspec.structs.replace(table, auto_pass=tuple(chosen), version=version)
     assert table.rules is not None, "a game's own events follow game_started"
     rules = ruleset.evolve(table.rules, event)
     status = Status.FINISHED if ruleset.is_over(rules) else table.status
@@ -549,6 +607,10 @@ class SeatView(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     ) = UNSET
     open: Annotated[bool, Meta(description="whether the seat is open, for someone to join")]
     resigned: Annotated[bool, Meta(description="the seat resigned: the random bot plays it")] | UnsetType = UNSET
+    auto_pass: (
+        Annotated[list[str], Meta(description="the decisions the house passes for the seat, as it asked (if any)")]
+        | UnsetType
+    ) = UNSET
 
 
 class AwaitingView(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -634,6 +696,7 @@ def seat_views(table: Table[Any]) -> list[SeatView]:
             kept_for=_given(s.kept_for),
             open=s.is_open,
             resigned=True if i in table.resigned else UNSET,
+            auto_pass=list(table.auto_pass[i]) if i < len(table.auto_pass) and table.auto_pass[i] else UNSET,
         )
         for i, s in enumerate(table.seats)
     ]

@@ -229,6 +229,7 @@ COMMANDS = [
     commands.StartWithBots(seat=1),
     commands.StartWithBots(player_id="3c9f0e1d2b4a5867"),
     commands.StartWithBots(wait_since=4),
+    commands.SetAutoPass(seat=0, decisions=("hit", "crime")),
 ]
 
 

@@ -62,14 +62,16 @@ pile included, and so is what each mobster did with its action this turn (its `d
 roll included).
 
 Where the rules are silent: `end_phase` is needed even when nothing else can be done (skipping a phase by itself
-would tell the table what a hand lacks). Income is collected as the Collection phase starts; an operation attached
-later in the turn pays from the next one. Buying an extra card and a bribe need the money in hand; only Costs of
-Doing Business push a seat into debt. A mobster freed of its last Law card has its action back for the rest of
-the turn if it had not spent it. A mobster under Law may still be hit, arrested again, lose an operation to a
-Destroy card, take a dead mobster's operation, or give up one of its operations to another of its mobsters.
-Reassigning is nobody's action; the active seat waits while the dead mobster's controller decides, one operation
-at a time. The hand limit applies in the Draw phase only (no other phase adds cards); one `discard` may name
-several cards, and the legal moves offer them one at a time until 10 remain. Attendance rolls are made by every
+would tell the table what a hand lacks). A seat may ask the house to pass phases for it (`auto_pass`, a public
+choice recorded in the log): the house then ends each of them with `end_phase` as soon as it begins, whatever the
+hand holds, so that the shortcut shows the table nothing a click would not. Income is collected as the Collection
+phase starts; an operation attached later in the turn pays from the next one. Buying an extra card and a bribe need
+the money in hand; only Costs of Doing Business push a seat into debt. A mobster freed of its last Law card has its
+action back for the rest of the turn if it had not spent it. A mobster under Law may still be hit, arrested again,
+lose an operation to a Destroy card, take a dead mobster's operation, or give up one of its operations to another of
+its mobsters. Reassigning is nobody's action; the active seat waits while the dead mobster's controller decides, one
+operation at a time. The hand limit applies in the Draw phase only (no other phase adds cards); one `discard` may
+name several cards, and the legal moves offer them one at a time until 10 remain. Attendance rolls are made by every
 mobster of the active seat, in the order they came into play, those under Law included. A seat's deadline, if the
 table sets `move_deadline_s`, is met by the random bot (at the setup: `keep_hand`, or a coin's toss between it and
 `redeal` for a hand with no mobster).
@@ -122,6 +124,8 @@ RULESET = Ruleset(
     # three seats, 45 games, 0.87 of a fair share at one, 0.27 at three; with the model, four seats, 40 games, 0.40
     # at three). The others are expected to play as the smart bot would.
     searching=Searching(horizons={2: 3}, model=smart_policy),
+    # `end_phase` passes a phase whatever the hand holds (the ruling above), so the house may pass it for a seat
+    passes={phase: {"type": "end_phase"} for phase in ("draw", "hit", "crime", "collection", "recruit", "law")},
     options={
         "first_player": Option(int, None, "the seat that plays first (drawn at random if unset)", names_a_seat=True),
         "attendance": Option(bool, False, "the optional attendance rule: each mobster rolls 4-6 to lose its action"),

@@ -9,6 +9,7 @@ import msgspec
 
 from games.base import Event, dispatcher
 from games.mobsters import events as ev
+from games.mobsters.cards import bonus
 from games.mobsters.state import ABSENT_FROM, Deed, Mobster, Phase, Setup, State
 
 # --- small steps of `evolve` ------------------------------------------------------------------------------------
@@ -42,9 +43,12 @@ def acted(state: State, mobster: str, action: str, **deed: Any) -> State:
     return with_mobster(state, mobster, deed=Deed(action=action, **deed))
 
 
-def paid(state: State, seat: int, amount: int) -> State:
-    """The seat receives `amount` from the bank (pays it, when negative). The bank never runs out."""
-    return with_boss(state, seat, money=state.bosses[seat].money + amount)
+def paid(state: State, seat: int, **sources: int) -> State:
+    """The seat receives from the bank (pays, when negative) the amount of each source of its ledger. The bank never
+    runs out."""
+    boss = state.bosses[seat]
+    ledger = replace(boss.ledger, **{name: getattr(boss.ledger, name) + v for name, v in sources.items()})
+    return with_boss(state, seat, money=boss.money + sum(sources.values()), ledger=ledger)
 
 
 def drawn(state: State, seat: int, cards: tuple[str, ...]) -> State:
@@ -111,7 +115,7 @@ def _cards_drawn(state: State, event: ev.CardsDrawn) -> State:
 
 
 def _extra_card(state: State, event: ev.ExtraCardBought) -> State:
-    state = drawn(paid(state, event.seat, -event.price), event.seat, (event.card,))
+    state = drawn(paid(state, event.seat, extra_cards=-event.price), event.seat, (event.card,))
     return acted(state, event.mobster, "draw_extra")
 
 
@@ -147,11 +151,25 @@ def _destroyed(state: State, event: ev.OperationDestroyed) -> State:
 
 def _crime(state: State, event: ev.CrimeCommitted) -> State:
     state = discarded(played(state, event.seat, event.card), event.card)
-    return acted(paid(state, event.seat, event.amount + event.bonus), event.mobster, "commit_crime", card=event.card)
+    state = paid(state, event.seat, crimes=event.amount, bonuses=event.bonus)
+    return acted(state, event.mobster, "commit_crime", card=event.card)
 
 
 def _charged(state: State, event: ev.CostCharged) -> State:
-    return paid(discarded(played(state, event.seat, event.card), event.card), event.target, -event.amount)
+    return paid(discarded(played(state, event.seat, event.card), event.card), event.target, costs=-event.amount)
+
+
+def _collected(state: State, event: ev.IncomeCollected) -> State:
+    """Each operation's income, and its holder's bonus on it (the total is their sum)."""
+    bonuses = sum(i.bonus for i in event.incomes)
+    return replace(paid(state, event.seat, operations=event.total - bonuses, bonuses=bonuses), collected=True)
+
+
+def _doubled(state: State, event: ev.IncomeDoubled) -> State:
+    """The operation pays again, its holder's bonus included: the bonus as the card table says it."""
+    extra = bonus(event.mobster, event.operation)
+    state = paid(state, event.seat, operations=event.amount - extra, bonuses=extra)
+    return acted(state, event.mobster, "double_income", on=event.operation)
 
 
 def _recruited(state: State, event: ev.MobsterRecruited) -> State:
@@ -175,7 +193,7 @@ def _escaped(state: State, event: ev.LawEscaped) -> State:
 
 
 def _bribed(state: State, event: ev.LawBribed) -> State:
-    state = discarded(paid(state, event.seat, -event.price), event.law)
+    state = discarded(paid(state, event.seat, bribes=-event.price), event.law)
     return acted(without(state, event.holder, event.law, "law"), event.mobster, "bribe", on=event.law)
 
 
@@ -210,9 +228,11 @@ EVOLVERS: dict[type[Event], Callable[[State, Any], State]] = {
     ev.OperationsDiscarded: _orphans_discarded,
     ev.OperationDestroyed: _destroyed,
     ev.CrimeCommitted: _crime,
-    ev.PettyCrimeCommitted: lambda s, e: acted(paid(s, e.seat, e.amount), e.mobster, "petty_crime", roll=e.roll),
-    ev.IncomeCollected: lambda s, e: replace(paid(s, e.seat, e.total), collected=True),
-    ev.IncomeDoubled: lambda s, e: acted(paid(s, e.seat, e.amount), e.mobster, "double_income", on=e.operation),
+    ev.PettyCrimeCommitted: lambda s, e: acted(
+        paid(s, e.seat, petty_crimes=e.amount), e.mobster, "petty_crime", roll=e.roll
+    ),
+    ev.IncomeCollected: _collected,
+    ev.IncomeDoubled: _doubled,
     ev.CostCharged: _charged,
     ev.MobsterRecruited: _recruited,
     ev.OperationAttached: _attached,

@@ -12,6 +12,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
+
 from games.base import Event, Move, Result, rank_seats
 from games.mobsters import events as ev
 from games.mobsters import moves as mv
@@ -282,5 +284,9 @@ def awaiting(state: State) -> dict[int, str]:
 
 
 def result(state: State) -> Result:
-    """The richest seat wins; tied seats share the victory (no tie-breaker)."""
-    return rank_seats([boss.money for boss in state.bosses], details={"ended": state.ended})
+    """The richest seat wins; tied seats share the victory (no tie-breaker). The details say where each seat's
+    money came from, by source (`Ledger`: they sum to its score)."""
+    by_source = [msgspec.structs.asdict(boss.ledger) for boss in state.bosses]
+    return rank_seats(
+        [boss.money for boss in state.bosses], details={"ended": state.ended, "money_by_source": by_source}
+    )

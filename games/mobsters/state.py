@@ -81,13 +81,38 @@ class Mobster(msgspec.Struct, frozen=True, kw_only=True):
     deed: Deed | None = None
 
 
+class Ledger(msgspec.Struct, frozen=True, kw_only=True):
+    """Where a seat's money came from (and went), by what the rules pay: it always sums to the seat's money."""
+
+    start: int = START_MONEY
+    operations: int = 0
+    """Operations' income, collected and doubled, without the holders' bonuses."""
+    bonuses: int = 0
+    """The mobsters' bonuses, on operations and crimes."""
+    crimes: int = 0
+    """Major crimes and armed robberies, without bonuses."""
+    petty_crimes: int = 0
+    costs: int = 0
+    """Costs of Doing Business the seat paid (negative)."""
+    extra_cards: int = 0
+    """Extra cards bought (negative)."""
+    bribes: int = 0
+    """Law cards bribed away (negative)."""
+
+
+SOURCES: tuple[str, ...] = tuple(Ledger.__struct_fields__)
+"""Every source of money, in the ledger's order."""
+
+
 class Boss(msgspec.Struct, frozen=True, kw_only=True):
-    """One seat: its money (below zero is debt), its hand, its mobsters in play, and its part in the setup."""
+    """One seat: its money (below zero is debt), its hand, its mobsters in play, its part in the setup, and where
+    its money came from."""
 
     money: int = START_MONEY
     hand: tuple[str, ...] = ()
     crew: tuple[Mobster, ...] = ()
     setup: Setup = Setup.DECIDING
+    ledger: Ledger = Ledger()
 
 
 class State(msgspec.Struct, frozen=True, kw_only=True):

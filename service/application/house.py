@@ -124,7 +124,9 @@ class House:
 
     def play_bots(self, game_id: str) -> Done:
         """The bots' turn: each seat the house plays that the game awaits moves, once, as its bot decides from what
-        the seat may see; then the game's next turn of the house is queued, if it needs one."""
+        the seat may see, and each seat awaited on a decision it asked the house to pass (`auto_pass`) passes it,
+        by its ruleset's one move for that, whatever the seat holds; then the game's next turn of the house is
+        queued, if it needs one."""
         played: set[int] = set()
         with self.services.jobs.playing(game_id):
             for _ in range(3 * MAX_SEATS):  # a move that loses a race is decided again, a few times at most
@@ -132,18 +134,23 @@ class House:
                 table = game.table
                 if table.status is not Status.IN_PROGRESS:
                     break
-                due = [s for s in sorted(game.ruleset.awaiting(table.rules)) if tables.house_plays(table, s)]
+                awaited = game.ruleset.awaiting(table.rules)
+                due = [s for s in sorted(awaited) if tables.house_moves(table, s, awaited[s])]
                 seat = next((s for s in due if s not in played), None)
                 if seat is None:
                     break
-                bot = bot_for(game.ruleset, tables.bot_of(table, seat), self.budget)
-                view = tables.plain_view(game.ruleset, table, seat, house=True)  # what the seat may see, nothing more
-                move = choose(bot, view, self.services.entropy.rng())
-                if self._move(game, Caller(seat=seat, by="bot"), move, f"bot-{table.version}-{seat}", table.version):
+                if tables.passing(table, seat, awaited[seat]) and not tables.house_plays(table, seat):
+                    # the seat asked for it: the one move that passes, whatever the seat holds
+                    caller, move = Caller(seat=seat, by="auto_pass"), dict(game.ruleset.passes[awaited[seat]])
+                else:
+                    bot = bot_for(game.ruleset, tables.bot_of(table, seat), self.budget)
+                    view = tables.plain_view(game.ruleset, table, seat, house=True)  # what the seat may see only
+                    caller, move = Caller(seat=seat, by="bot"), choose(bot, view, self.services.entropy.rng())
+                if self._move(game, caller, move, f"bot-{table.version}-{seat}", table.version):
                     played.add(seat)
         game = self.repository.get(game_id)  # the next turn of the house, once this one's moves are in
         if game.table.status is Status.IN_PROGRESS and any(
-            tables.house_plays(game.table, s) for s in game.ruleset.awaiting(game.table.rules)
+            tables.house_moves(game.table, s, d) for s, d in game.ruleset.awaiting(game.table.rules).items()
         ):
             self.services.jobs.bots_turn(game.table)
         return Done(Outcome.PLAYED, len(played)) if played else Done(Outcome.MOVED_ON)
@@ -222,7 +229,7 @@ class House:
             return False
         idle = self.clock() - self._time_of(game, table.version)
         limit = tables.time_limit(game.ruleset, table)
-        awaits_bot = any(tables.house_plays(table, s) for s in game.ruleset.awaiting(table.rules))
+        awaits_bot = any(tables.house_moves(table, s, d) for s, d in game.ruleset.awaiting(table.rules).items())
         started = datetime.fromisoformat(table.wait_started_at).timestamp()
         overdue = limit is not None and self.clock() - started > limit + 1
         return (awaits_bot and idle > self.stall_s) or overdue

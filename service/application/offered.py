@@ -83,6 +83,7 @@ def describe(ruleset: Ruleset[Any], bot_ratings: Mapping[str, dict[str, Any] | N
         "bot_descriptions": {kind: DESCRIPTIONS.get(kind, "") for kind in sorted(bot_kinds(ruleset))},
         "bot_ratings": {kind: rating_only(rated.get(kind)) for kind in sorted(bot_kinds(ruleset))},
         "move_types": [m.__struct_config__.tag for m in ruleset.moves],
+        "passes": list(ruleset.passes),
         "moves": {m.__struct_config__.tag: move_schema(m) for m in ruleset.moves},
     }
 

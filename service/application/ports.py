@@ -173,7 +173,7 @@ class MemoryJobQueue:
         if table.status is not tables.Status.IN_PROGRESS:
             return
         awaited = decision.after.ruleset.awaiting(table.rules)
-        if table.game_id not in self._playing and any(tables.house_plays(table, s) for s in awaited):
+        if table.game_id not in self._playing and any(tables.house_moves(table, s, d) for s, d in awaited.items()):
             self.bots_turn(table)
 
     def _ask(self, kind: str, game_id: str) -> None:

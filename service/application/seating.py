@@ -1,4 +1,5 @@
-"""The use cases of a seat's life outside its moves: leave, resign, abort, rematch, and the quick match.
+"""The use cases of a seat's life outside its moves: leave, resign, abort, rematch, the quick match, and the
+decisions the house passes for a seat.
 
 Each acts like a move, through service/application/execute.py (its decision in games/commands.py, from
 games/lifecycle.py), so each is an event of the game's log with its command, audited and replayed like any move.
@@ -13,7 +14,7 @@ from events.repository import Game, NoSuchGameError
 from games import lifecycle
 from games import table as tables
 from games.base import IllegalMoveError
-from games.commands import AbortGame, Command, CreateRematch, LeaveGame, ResignGame, StartWithBots
+from games.commands import AbortGame, Command, CreateRematch, LeaveGame, ResignGame, SetAutoPass, StartWithBots
 from games.lifecycle import LifecycleRefusal
 from games.refusals import SetupError, SetupRefusal
 from players.state import Player
@@ -53,6 +54,11 @@ def leave_game(services: Services, game_id: str, token: str | None) -> Acted:
 def resign_game(services: Services, game_id: str, token: str | None) -> Acted:
     """The caller gives up: the random bot plays its seat to the end, and it ranks last for ratings."""
     return _act(services, game_id, token, lambda _, seat: ResignGame(seat=_held(seat)))
+
+
+def set_auto_pass(services: Services, game_id: str, token: str | None, decisions: list[str]) -> Acted:
+    """The caller's choice of the decisions the house passes for its seat, at once and whatever the seat holds."""
+    return _act(services, game_id, token, lambda _, seat: SetAutoPass(seat=_held(seat), decisions=tuple(decisions)))
 
 
 def abort_game(services: Services, game_id: str, token: str | None) -> Acted:

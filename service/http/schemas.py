@@ -181,6 +181,18 @@ class JoinSchema(Schema):
     )
 
 
+class AutoPassSchema(Schema):
+    decisions = fields.List(
+        fields.String(validate=validate.Length(min=1, max=40)),
+        required=True,
+        validate=validate.Length(max=20),
+        metadata={
+            "description": "the decisions the house passes for your seat, as soon as each is owed, whatever you hold "
+            "(the ruleset's `passes`); empty: it passes none"
+        },
+    )
+
+
 class MoveSchema(DeclaredInGames):
     """A move: its `type`, which the ruleset's `parse_move` reads with the fields that type takes. Documented
     as `Move`, the union of every ruleset's move types (games/schema.py)."""
@@ -418,6 +430,13 @@ class RulesetSchema(Schema):
         },
     )
     move_types = fields.List(fields.String(), required=True)
+    passes = fields.List(
+        fields.String(),
+        required=True,
+        metadata={
+            "description": "the decisions a seat may ask the house to pass for it (`POST /v1/games/{id}/auto-pass`)"
+        },
+    )
     moves = fields.Dict(
         keys=fields.String(),
         values=fields.Dict(),

@@ -138,10 +138,10 @@ class Scheduler:
         if table.status is not Status.IN_PROGRESS:
             return
         awaited = ruleset.awaiting(table.rules)
-        if acting_for.get() != game_id and any(tables.house_plays(table, s) for s in awaited):
+        if acting_for.get() != game_id and any(tables.house_moves(table, s, d) for s, d in awaited.items()):
             self.bots_turn(table)
         # A deadline matters only where a person is awaited: the house never keeps its own seats waiting.
-        person = any(not tables.house_plays(table, s) for s in awaited)
+        person = any(not tables.house_moves(table, s, d) for s, d in awaited.items())
         due = tables.deadline_at(ruleset, table)
         if due and person and table.wait_since > previous_version:
             self.deadline(table, due_second(due))
@@ -225,13 +225,17 @@ class Scheduler:
         if table.status is not Status.IN_PROGRESS:
             return enqueued
         awaited = ruleset.awaiting(table.rules)
-        if any(tables.house_plays(table, s) for s in awaited):
+        if any(tables.house_moves(table, s, d) for s, d in awaited.items()):
             queue = self.bot_queue if all_bots(table) else self.queue
             enqueued += self._again(
                 "bot", game_id, lambda: self.once("bot", game_id, queue, "service.worker.jobs.bots_turn")
             )
         due = tables.deadline_at(ruleset, table)
-        if due and any(not tables.house_plays(table, s) for s in awaited) and not self._live_deadline(table):
+        if (
+            due
+            and any(not tables.house_moves(table, s, d) for s, d in awaited.items())
+            and not self._live_deadline(table)
+        ):
             at: datetime | None = due_second(due)
             if at is not None and at <= datetime.now(UTC):
                 at = None  # a deadline past: at once (the queue's scheduler may be down)

@@ -47,6 +47,7 @@ def needing_redis(table: Table) -> dict[tuple[str, str], Request]:
         ("GET", "/readyz", {}),
         ("POST", f"{game}/leave", {"headers": token}),
         ("POST", f"{game}/resign", {"headers": token}),
+        ("POST", f"{game}/auto-pass", {"headers": token, "json": {"decisions": []}}),
         ("POST", f"{game}/abort", {"headers": token}),
         ("POST", f"{game}/start-with-bots", {"headers": token}),
         ("POST", f"{game}/rematch", {"headers": token}),

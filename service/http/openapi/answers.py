@@ -37,6 +37,7 @@ JSON = "application/json"
 RULESET = RULESETS["twelve-gangsters"]
 GAME_ID = "5f0c2a9e8b7d6c41"
 WAITING_ID = "9b1e4d7a2c3f8e60"
+AUTO_PASS_ID = "4a8d2f6c1e3b7905"
 SEED = 20261201
 
 
@@ -118,6 +119,11 @@ def played() -> dict[str, Any]:
     matched, _, _ = seating.quick_match(services, RULESET.id, 3, pat)
     found["matched"] = lobby_entry(matched.game.table)
     found["started_with_bots"] = decoded(seating.start_with_bots(services, matched.game.game_id, pat_token).view(None))
+
+    # Kim and Lee play Mobsters; Kim asks the house to pass her Hit and Crime phases for her.
+    mobsters = [tables.Seat(name="Kim"), tables.Seat(name="Lee")]
+    kim = play.new_game(services, "mobsters", mobsters, {}, SEED + 2, game_id=AUTO_PASS_ID).handed[0]
+    found["auto_pass"] = decoded(seating.set_auto_pass(services, AUTO_PASS_ID, kim, ["hit", "crime"]).view(None))
     return found
 
 
@@ -215,6 +221,7 @@ def answers() -> dict[str, dict[int, dict[str, Any]]]:
         "getResult": {200: {JSON: by_ruleset("result", "{name}: a game's result")}},
         "leaveGame": {200: {JSON: game["left"]}},
         "resignGame": {200: {JSON: game["resigned"]}},
+        "setAutoPass": {200: {JSON: game["auto_pass"]}},
         "abortGame": {200: {JSON: game["aborted"]}},
         "startWithBots": {200: {JSON: game["started_with_bots"]}},
         "rematchGame": {201: {JSON: game["created"]}},

@@ -293,6 +293,11 @@ def table_life(refusals: Refusals) -> dict[str, Any]:
     refusals.of(lambda: seating.start_with_bots(services, hal.game.game_id, ivy.handed[1]))
     seating.start_with_bots(services, hal.game.game_id, hal.handed[0])
     found |= {t: e for t, e in first_events(services, hal.game.game_id).items() if t not in found}
+    # Kim asks the house to pass some of her Mobsters phases for her; not her setup, which nothing passes.
+    kim = play.new_game(services, "mobsters", [tables.Seat(name="Kim"), tables.Seat(name="Lee")], {}, 10)
+    seating.set_auto_pass(services, kim.game.game_id, kim.handed[0], ["hit", "crime"])
+    refusals.of(lambda: seating.set_auto_pass(services, kim.game.game_id, kim.handed[0], ["setup"]))
+    found |= {t: e for t, e in first_events(services, kim.game.game_id).items() if t not in found}
     invited(services, refusals)
     # Setups refused, players refused.
     refusals.of(lambda: play.new_game(services, "chess", [tables.Seat(name="Ann")], {}, None))

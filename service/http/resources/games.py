@@ -173,6 +173,20 @@ lifecycle_route(
 )
 
 
+@blp.route("/<game_id>/auto-pass")
+class AutoPassResource(MethodView):
+    @blp.doc(operationId="setAutoPass", security=SEAT)
+    @blp.arguments(schemas.AutoPassSchema)
+    @blp.response(200, schemas.GameSchema, headers=VERSION_TAG)
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(409, response="CONFLICT")
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    def post(self, body: dict[str, Any], game_id: str) -> Any:
+        """Choose the decisions the house passes for your seat, at once, whatever you hold"""
+        return seat_answer(seating.set_auto_pass(services(), game_id, bearer_token(), body["decisions"]))
+
+
 @blp.route("/<game_id>/rematch")
 class RematchResource(MethodView):
     @blp.doc(operationId="rematchGame", security=SEAT)

@@ -26,7 +26,10 @@ export function makeUi(view, catalogue, events, act, redraw = () => {}) {
   return {
     view, catalogue, events, me, legal, t, money, redraw,
     name: (seat) => seatName(view, seat, me),
-    card: (id) => catalogue.byId[String(id)] || { id, name: String(id), kind: "unknown" },
+    card: (id) => {
+      const card = catalogue.byId[String(id)];
+      return card ? { ...card, name: t("card_name", { id: card.id, name: card.name }) } : { id, name: String(id), kind: "unknown" };
+    },
     moves: (predicate) => legal.filter(predicate),
     button(move, content, label, cls = "") {
       const key = JSON.stringify(move);

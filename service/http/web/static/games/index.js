@@ -7,6 +7,6 @@ export const GAMES = { "twelve-gangsters": twelveGangsters, "cash-n-guns": cashN
 
 const COMMON = [
   "game_created", "seat_joined", "game_started", "game_tallied", "seat_left", "seat_resigned", "game_aborted", "rematch_created",
-  "bots_seated",
+  "bots_seated", "auto_pass_set",
 ];
 export const EVENT_TYPES = [...COMMON, ...Object.values(GAMES).flatMap((game) => game.EVENTS)];
