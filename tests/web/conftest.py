@@ -105,6 +105,12 @@ def create_game(page: Page, ruleset: str, seats: list[str], options: dict[str, A
     return page.evaluate("location.hash.split('/')[2]")
 
 
+def picture(page: Page, name: str) -> None:
+    """Save the page as docs/screenshots/<name>.png when `make screenshots` asks (SYNDICATE_SCREENSHOTS)."""
+    if SHOTS:
+        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)
+
+
 def click_first_move(page: Page) -> bool:
     """Click the first move the table offers; False when it offers none."""
     moves = page.locator("[data-move]")

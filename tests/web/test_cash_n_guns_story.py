@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.test_docs_browser import Watch
-from tests.web.conftest import click_first_move, play_to_the_end, shown_moves
+from tests.web.conftest import click_first_move, picture, play_to_the_end, shown_moves
 
 RAW = re.compile(r"\b(ev|loot|bullet|worth|ended|act|phase)\.[a-z_]|[{}]|undefined|NaN")
 """A key or a placeholder shown instead of its text."""
@@ -108,6 +108,8 @@ def test_a_game_to_its_end_tells_who_aimed_at_whom_who_was_hit_and_what_each_sco
                 if seat["alive"] and shots["turn"] == state["turn"] and shots["hits"][seat["seat"]]:
                     note = page.locator(f'.ring .tile[data-seat="{seat["seat"]}"] .courage').inner_text()
                     assert note == "wounded: out of the sharing", "a seat hit this turn is not standing"
+                    if not seen["wounded"]:
+                        picture(page, "shoot-out")  # a hold-up's story, for the README
                     seen["wounded"] += 1
         if phase == "load":  # a new turn: the last one's shots are gone from the table
             assert page.locator(".ring .shot").count() == 0
@@ -121,6 +123,7 @@ def test_a_game_to_its_end_tells_who_aimed_at_whom_who_was_hit_and_what_each_sco
 
     play_to_the_end(page, play, timeout_s=100)
     page.locator("#breakdown li[data-seat]").first.wait_for()
+    picture(page, "result")
     assert seen["cleared"] > 0 and seen["hidden"] > 0
     who = names(page)
     events = api(page, f"/v1/games/{game_id}/events?limit=1000")["events"]

@@ -12,7 +12,7 @@ import requests
 from playwright.sync_api import Page
 
 from tests.test_docs_browser import Watch
-from tests.web.conftest import click_first_move, create_game, play_to_the_end
+from tests.web.conftest import click_first_move, create_game, picture, play_to_the_end
 from tests.web.test_replay_and_access import finished_game
 
 
@@ -51,7 +51,10 @@ def test_a_twelve_gangsters_reveal_names_each_seat_and_says_what_became_of_its_g
                     said: li.querySelector('.tg-outcome').textContent,
                     mark: li.querySelector('.tg-mark').textContent}))"""
             )
-            seen.setdefault(int(reveal.get_attribute("data-round") or 0), plays)
+            number = int(reveal.get_attribute("data-round") or 0)
+            if number == 3 and number not in seen:
+                picture(page, "reveal")  # a round's story, for the README
+            seen.setdefault(number, plays)
         return click_first_move(page)
 
     play_to_the_end(page, choose, timeout_s=60)
