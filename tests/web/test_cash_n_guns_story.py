@@ -101,6 +101,9 @@ def test_a_game_to_its_end_tells_who_aimed_at_whom_who_was_hit_and_what_each_sco
         if not shown:
             return False
         phase = page.locator(".badge.phase").get_attribute("data-phase")
+        if page.locator(".ring .shot").count() and not seen.get("pictured"):  # shots on the table, for the README
+            picture(page, "shoot-out")
+            seen["pictured"] = 1
         if phase == "sharing":  # my pick: the game waits for it, so the view and the table agree
             state = api(page, f"/v1/games/{game_id}")["state"]
             shots = state["last_shots"]
@@ -108,8 +111,6 @@ def test_a_game_to_its_end_tells_who_aimed_at_whom_who_was_hit_and_what_each_sco
                 if seat["alive"] and shots["turn"] == state["turn"] and shots["hits"][seat["seat"]]:
                     note = page.locator(f'.ring .tile[data-seat="{seat["seat"]}"] .courage').inner_text()
                     assert note == "wounded: out of the sharing", "a seat hit this turn is not standing"
-                    if not seen["wounded"]:
-                        picture(page, "shoot-out")  # a hold-up's story, for the README
                     seen["wounded"] += 1
         if phase == "load":  # a new turn: the last one's shots are gone from the table
             assert page.locator(".ring .shot").count() == 0
