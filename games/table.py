@@ -361,15 +361,20 @@ def play(ruleset: Ruleset[Any], table: Table[Any], seat: int, move: Move, by: st
     (a resigned seat is the house's to play)."""
     if table.status is Status.WAITING:
         raise IllegalMoveError(TableRefusal.GAME_NOT_STARTED, "the game starts when every seat is taken")
+    _under_way(table, seat)
+    if seat in table.resigned and by is None:
+        raise IllegalMoveError(TableRefusal.SEAT_RESIGNED, "this seat resigned: the random bot plays it to the end")
+    return ruleset.decide(table.rules, seat, move, rng_at(table))
+
+
+def _under_way(table: Table[Any], seat: int) -> None:
+    """A seat of the table asks something of a game that is not over."""
     if table.status is Status.ABORTED:
         raise IllegalMoveError(TableRefusal.GAME_ABORTED, "this game was aborted")
     if table.status is Status.FINISHED:
         raise IllegalMoveError(TableRefusal.GAME_FINISHED, "the game is over")
     if not 0 <= seat < len(table.seats):
         raise IllegalMoveError(TableRefusal.NO_SUCH_SEAT, f"this game has seats 0 to {len(table.seats) - 1}")
-    if seat in table.resigned and by is None:
-        raise IllegalMoveError(TableRefusal.SEAT_RESIGNED, "this seat resigned: the random bot plays it to the end")
-    return ruleset.decide(table.rules, seat, move, rng_at(table))
 
 
 def house_plays(table: Table[Any], seat: int) -> bool:
@@ -389,12 +394,7 @@ def house_moves(table: Table[Any], seat: int, decision: str | None) -> bool:
 
 def set_auto_pass(ruleset: Ruleset[Any], table: Table[Any], seat: int, decisions: tuple[str, ...]) -> list[Event]:
     """A seat's choice of the decisions the house passes for it; only those its game lets be passed."""
-    if table.status is Status.ABORTED:
-        raise IllegalMoveError(TableRefusal.GAME_ABORTED, "this game was aborted")
-    if table.status is Status.FINISHED:
-        raise IllegalMoveError(TableRefusal.GAME_FINISHED, "the game is over")
-    if not 0 <= seat < len(table.seats):
-        raise IllegalMoveError(TableRefusal.NO_SUCH_SEAT, f"this game has seats 0 to {len(table.seats) - 1}")
+    _under_way(table, seat)
     unknown = sorted(set(decisions) - set(ruleset.passes))
     if unknown:
         passable = ", ".join(ruleset.passes) or "none"

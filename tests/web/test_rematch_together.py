@@ -44,19 +44,24 @@ def play_together(pages: list[Page], timeout_s: float = 90) -> None:
         pages[0].wait_for_timeout(50)
 
 
-def test_a_rematch_two_humans_both_join(client: tuple[Page, Watch], bob: Page, live_url: str, worker) -> None:
-    ann, _ = client
-    register(ann, "Ann")
-    register(bob, "Bob")
+def played_and_rematched(ann: Page, bob: Page) -> tuple[str, str]:
+    """Ann opens a game, Bob joins it from its link, they play it to its end and Ann asks for the rematch: the two
+    games' ids."""
     game_id = create_game(ann, "twelve-gangsters", ["me", "open", "smart"])
     bob.evaluate(f"location.hash = '#/game/{game_id}'")
     bob.locator("#join").click()
     bob.locator('.board[data-status="in_progress"]').wait_for()
     play_together([ann, bob])
-
     ann.locator("#rematch").click()
     ann.locator('.board[data-status="waiting"]').wait_for()
-    rematch = ann.evaluate("location.hash.split('/')[2]")
+    return game_id, ann.evaluate("location.hash.split('/')[2]")
+
+
+def test_a_rematch_two_humans_both_join(client: tuple[Page, Watch], bob: Page, live_url: str, worker) -> None:
+    ann, _ = client
+    register(ann, "Ann")
+    register(bob, "Bob")
+    game_id, rematch = played_and_rematched(ann, bob)
     seats = requests.get(f"{live_url}/v1/games/{rematch}", timeout=10).json()["seats"]
     assert seats[1]["open"] and seats[1]["invited"]  # kept for Bob, whoever else comes
     bob.locator("#to-rematch").click()
@@ -81,15 +86,7 @@ def test_a_guest_keeps_its_seat_in_a_rematch_a_stranger_cannot_take(
     ann, _ = client
     guest(ann, "Ann")
     guest(bob, "Bob")
-    game_id = create_game(ann, "twelve-gangsters", ["me", "open", "smart"])
-    bob.evaluate(f"location.hash = '#/game/{game_id}'")
-    bob.locator("#join").click()
-    bob.locator('.board[data-status="in_progress"]').wait_for()
-    play_together([ann, bob])
-
-    ann.locator("#rematch").click()
-    ann.locator('.board[data-status="waiting"]').wait_for()
-    rematch = ann.evaluate("location.hash.split('/')[2]")
+    _, rematch = played_and_rematched(ann, bob)
     view = requests.get(f"{live_url}/v1/games/{rematch}", timeout=10).json()
     assert view["seats"][1] == {"seat": 1, "open": True, "kept_for": 1}
     assert view["options"]["bots_after_s"] == 120  # the window to accept, then the house's bots
