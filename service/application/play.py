@@ -137,20 +137,28 @@ def join_game(
     on. `rejoin_token`: a seat token of the game this one replays, whose holder takes the seat the rematch keeps
     for it, under the name it had there."""
     if rejoin_token is not None:
-        return _rejoin(services, game_id, rejoin_token, accepts_public_randomness, holder)
-    if player is None and name is None:
-        raise InvalidRequestError("join with a name, or with a player token")
-    if player is not None and name is not None:
-        raise InvalidRequestError("a player joins under its own name: leave out `name` with a player token")
+        token = rejoin_token
+
+        def command(game: Game) -> JoinGame:
+            return _rejoining(services, game, token)
+    else:
+        if player is None and name is None:
+            raise InvalidRequestError("join with a name, or with a player token")
+        if player is not None and name is not None:
+            raise InvalidRequestError("a player joins under its own name: leave out `name` with a player token")
+        shown = player.name if player else name
+        assert shown is not None
+
+        def command(game: Game) -> JoinGame:
+            return JoinGame(player=shown, player_id=player.player_id if player else None)
+
     admission.check_holdings(services.holdings, services.limits, holder)
-    shown = player.name if player else name
-    assert shown is not None
 
     def ask(game: Game, _: int | None) -> Command:
         if fits is not None and not fits(game.table):
             raise NoMatchError(game_id)
         accepted(game.table, accepts_public_randomness)
-        return JoinGame(player=shown, player_id=player.player_id if player else None)
+        return command(game)
 
     acted = execute(services, game_id, lambda _: None, ask)
     if holder is not None:
@@ -169,30 +177,17 @@ def accepted(table: tables.Table[Any], accepts_public_randomness: bool) -> None:
         )
 
 
-def _rejoin(
-    services: Services, game_id: str, token: str, accepts_public_randomness: bool, holder: str | None
-) -> tuple[Acted, int]:
-    """The holder of a seat of the game this one replays takes the seat kept for it (`join_game`)."""
-    admission.check_holdings(services.holdings, services.limits, holder)
-
-    def ask(game: Game, _: int | None) -> Command:
-        replayed = game.table.rematch_of
-        if replayed is None:
-            raise InvalidTokenError("this game replays no other: a seat token opens only its own game")
-        before = services.repository.get(replayed)
-        seat = seat_of(services, before, token)
-        assert seat is not None
-        name = before.table.seats[seat].name
-        assert name is not None, "a seat token is of a seat held under a name"
-        accepted(game.table, accepts_public_randomness)
-        return JoinGame(player=name, rejoin=seat)
-
-    acted = execute(services, game_id, lambda _: None, ask)
-    if holder is not None:
-        services.holdings.hold(holder, [game_id])
-    assert acted.decision is not None
-    seat: int = acted.decision.events[0].seat  # type: ignore[attr-defined]
-    return acted, seat
+def _rejoining(services: Services, game: Game, token: str) -> JoinGame:
+    """The join of the holder of a seat of the game this one replays: the seat kept for it, under its old name."""
+    replayed = game.table.rematch_of
+    if replayed is None:
+        raise InvalidTokenError("this game replays no other: a seat token opens only its own game")
+    before = services.repository.get(replayed)
+    seat = seat_of(services, before, token)
+    assert seat is not None
+    name = before.table.seats[seat].name
+    assert name is not None, "a seat token is of a seat held under a name"
+    return JoinGame(player=name, rejoin=seat)
 
 
 def make_move(
