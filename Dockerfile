@@ -1,5 +1,7 @@
 # Syndicate: the API (the default command) and the worker (`syndicate worker`), from one image.
 # It needs a Redis: set REDIS_URL (e.g. redis://redis:6379/0). compose.yaml runs the lot.
+# `make image` builds it with docker or podman; by hand, `podman build --format docker` (podman's default format,
+# OCI, drops the HEALTHCHECK).
 ARG PYTHON=python:3.11-slim
 
 # The dependencies, pinned by constraints.txt, in a venv of their own: a layer that a change to the code

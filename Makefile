@@ -71,13 +71,12 @@ bench-cluster: install
 bench-bots: install
 	$(BIN)/python -m benchmarks.bots
 
-## Build the container image with docker (BuildKit) or podman, whichever is here: syndicate:latest and :<version>.
-ENGINE ?= $(shell command -v docker || command -v podman)
+## Build the container image, syndicate:latest and :<version>, with the first engine here that can build: docker
+## (BuildKit), else podman (with --format docker, which keeps the HEALTHCHECK). ENGINE=docker|podman names one.
+ENGINE ?=
 VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' pyproject.toml)
 image:
-	@test -n "$(ENGINE)" || { echo "make image: neither docker nor podman is installed; install one (or build elsewhere: docker build -t syndicate .)" >&2; exit 1; }
-	@$(ENGINE) info >/dev/null 2>&1 || { echo "make image: $(ENGINE) is installed but cannot build: '$(ENGINE) info' fails (is its daemon running?)" >&2; exit 1; }
-	DOCKER_BUILDKIT=1 $(ENGINE) build -t syndicate:latest -t syndicate:$(VERSION) \
+	ENGINE="$(ENGINE)" scripts/image.sh -t syndicate:latest -t syndicate:$(VERSION) \
 		--build-arg VERSION=$(VERSION) \
 		--build-arg REVISION=$$(git rev-parse HEAD 2>/dev/null || echo unknown) \
 		--build-arg CREATED=$$(date -u +%Y-%m-%dT%H:%M:%SZ) .
