@@ -9,6 +9,7 @@ import fnmatch
 import re
 import shlex
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -52,8 +53,34 @@ def copied_paths() -> list[str]:
     return [path for *sources, _ in copies for path in sources]
 
 
-def compose() -> dict[str, Any]:
-    return yaml.safe_load((ROOT / "compose.yaml").read_text())
+def compose(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """compose.yaml as compose reads it when run with this environment (none: every default)."""
+    return interpolated(yaml.safe_load((ROOT / "compose.yaml").read_text()), environ or {})
+
+
+INTERPOLATION = re.compile(r"\$\$|\$\{(?P<name>\w+)(?:(?P<op>:?-)(?P<default>[^}]*))?\}")
+
+
+def interpolated(value: Any, environ: Mapping[str, str]) -> Any:
+    """Compose's interpolation of the forms compose.yaml uses: `${NAME}`, `${NAME:-default}` (the default when
+    unset or empty), `${NAME-default}` (when unset) and `$$` (a `$` left for the container)."""
+    if isinstance(value, dict):
+        return {key: interpolated(item, environ) for key, item in value.items()}
+    if isinstance(value, list):
+        return [interpolated(item, environ) for item in value]
+    if not isinstance(value, str):
+        return value
+    assert not re.search(r"\$(?!\{\w+(:?-[^}]*)?\})", value.replace("$$", "")), f"a form not read here: {value}"
+
+    def one(found: re.Match[str]) -> str:
+        if found.group(0) == "$$":
+            return "$"
+        name, op, default = found.group("name"), found.group("op"), found.group("default") or ""
+        if op == ":-":
+            return environ.get(name) or default
+        return environ.get(name, default if op == "-" else "")
+
+    return INTERPOLATION.sub(one, value)
 
 
 def seconds(duration: str) -> float:
@@ -193,5 +220,6 @@ def test_compose_keeps_redis_on_a_volume_with_aof_and_scales_the_api_and_worker(
     api = doc["services"]["api"]
     for port in api["ports"]:  # `--scale api=N`: a fixed host port would collide
         assert re.fullmatch(r"(127\.0\.0\.1::)?8000", str(port)), port
+    assert api["environment"]["SYNDICATE_PORT"] == "8000", "the port it publishes is the one it listens on"
     assert doc["services"]["worker"]["command"] == ["syndicate", "worker"]
     assert api["command"] == ["syndicate", "serve"]

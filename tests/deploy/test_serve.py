@@ -1,10 +1,12 @@
 """`syndicate serve`, the container's command, as a real gunicorn: it honours SYNDICATE_HOST, _PORT and
-_WEB_WORKERS, logs JSON, adds its workers' metrics up, and stops within its graceful timeout with a live feed
-open, ending the feed cleanly so that its client can resume with Last-Event-ID."""
+_WEB_WORKERS (and the image's and compose's health checks ask the port it listens on), logs JSON, adds its
+workers' metrics up, and stops within its graceful timeout with a live feed open, ending the feed cleanly so that
+its client can resume with Last-Event-ID."""
 
 from __future__ import annotations
 
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -13,13 +15,15 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import requests
 
 from service.ops.gunicorn_conf import GRACEFUL_TIMEOUT_S
+from service.ops.redis_server import free_port
 from tests.client import metric_value
 from tests.deploy.conftest import Served
-from tests.deploy.test_container import DOCKER_STOP_WAIT_S
+from tests.deploy.test_container import DOCKER_STOP_WAIT_S, compose, final_stage
 from tests.waiting import wait_for
 
 SEATS = [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cat"}]
@@ -98,3 +102,24 @@ def test_serve_without_redis_url_says_so_and_starts_nothing(tmp_path: Path) -> N
     )
     assert done.returncode == 2
     assert "set REDIS_URL" in done.stderr
+
+
+def healthy(check: list[str], environ: dict[str, str]) -> bool:
+    """Whether a health check's command passes, run with the container's environment (its `python` is ours)."""
+    args = [sys.executable if arg == "python" else arg for arg in check]
+    return subprocess.run(args, env={**os.environ, **environ}, capture_output=True, timeout=10).returncode == 0
+
+
+def test_the_health_checks_ask_the_port_the_api_is_configured_to_listen_on(serve: Callable[..., Served]) -> None:
+    served = serve()
+    port = str(urlsplit(served.url).port)
+    api = compose({"SYNDICATE_PORT": port})["services"]["api"]
+    environment = {name: str(value) for name, value in api["environment"].items()}
+    assert environment["SYNDICATE_PORT"] == port, "the API listens where it is told"
+    assert [str(published).rpartition(":")[2] for published in api["ports"]] == [port], "and publishes that port"
+    assert api["healthcheck"]["test"][0] == "CMD"
+    compose_check = api["healthcheck"]["test"][1:]
+    [image_check] = [rest.partition(" CMD ")[2] for keyword, rest in final_stage() if keyword == "HEALTHCHECK"]
+    for check in (compose_check, shlex.split(image_check)):
+        assert healthy(check, environment), check
+        assert not healthy(check, {**environment, "SYNDICATE_PORT": str(free_port())}), "nothing listens there"
