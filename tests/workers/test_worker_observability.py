@@ -1,18 +1,25 @@
-"""A real `syndicate worker` as operators see it: one JSON line per job at INFO, its health check, and its
-own `/metrics` when given a port."""
+"""A real `syndicate worker` as operators see it: one JSON line per job at INFO, its health check, its own
+`/metrics` when given a port, and its stop on SIGTERM (as `docker stop` sends it), logged with what it had in
+hand and how that ended."""
 
 from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
+import redis
 import requests
+from rq import Queue, Retry, SimpleWorker
+from rq.job import JobStatus
 
 from service.ops.redis_server import RedisServer, free_port
+from service.worker.scheduler import QUEUE
 from tests.client import ApiClient, metric_value
 from tests.waiting import wait_for
 from tests.workers.conftest import tallied
@@ -57,3 +64,94 @@ def test_the_worker_check_passes_while_a_worker_runs_here(redis_server: RedisSer
     worker.terminate()
     worker.wait(timeout=30)
     assert check(redis_server) == 1
+
+
+QUIET = {"SYNDICATE_SWEEP_S": "3600"}
+"""No sweep job every half second: a stop meets the worker idle, or with the test's job in hand."""
+
+
+def stop_lines(log: Path) -> list[dict[str, Any]]:
+    return [line for line in json_lines(log) if line["message"].startswith("worker stop")]
+
+
+def started(worker: subprocess.Popen[bytes], redis_client: redis.Redis, log: Path) -> None:
+    """Once the worker waits for jobs, its first sweep done."""
+
+    def idle() -> bool:
+        assert worker.poll() is None, log.read_text()
+        ours = [w for w in SimpleWorker.all(connection=redis_client) if w.pid == worker.pid]
+        return bool(ours) and ours[0].get_state() == "idle" and Queue(QUEUE, connection=redis_client).count == 0
+
+    wait_for(idle, what="the worker to wait for jobs")
+
+
+def stopped_within(worker: subprocess.Popen[bytes], seconds: float) -> float:
+    """How long the worker took to exit, which it must do with 0."""
+    began = time.monotonic()
+    assert worker.wait(timeout=seconds) == 0
+    return time.monotonic() - began
+
+
+def test_an_idle_worker_logs_its_stop_on_sigterm_and_exits_0(
+    redis_client: redis.Redis, start_worker, tmp_path: Path
+) -> None:
+    log = tmp_path / "worker.log"
+    with log.open("wb") as out:
+        worker = start_worker(environ=QUIET, stdout=out, stderr=subprocess.STDOUT)
+    started(worker, redis_client, log)
+    worker.send_signal(signal.SIGTERM)  # the worker alone, as `docker stop` signals a container's first process
+    stopped_within(worker, 10)
+    stopping, done = stop_lines(log)
+    assert stopping["message"] == "worker stopping on SIGTERM: idle"
+    assert stopping["level"] == "INFO" and stopping["signal"] == "SIGTERM" and stopping["job_id"] is None
+    assert done["message"] == "worker stopped: idle" and done["outcome"] == "idle" and done["pid"] == worker.pid
+
+
+def test_a_worker_stopped_with_a_job_in_hand_finishes_it_first_and_says_so(
+    redis_client: redis.Redis, start_worker, tmp_path: Path
+) -> None:
+    log = tmp_path / "worker.log"
+    with log.open("wb") as out:
+        worker = start_worker(environ=QUIET, stdout=out, stderr=subprocess.STDOUT)
+    started(worker, redis_client, log)
+    job = Queue(QUEUE, connection=redis_client).enqueue("time.sleep", 2, job_id="nap")
+    wait_for(lambda: job.get_status() == JobStatus.STARTED, what="the worker to take the job")
+    worker.send_signal(signal.SIGTERM)
+    [stopping] = wait_for(lambda: stop_lines(log), what="the stop's first line")
+    assert (
+        stopping["message"]
+        == "worker stopping on SIGTERM once job nap (time.sleep(2)) is done; a second signal interrupts it"
+    )
+    assert stopping["job_id"] == "nap" and stopping["function"] == "time.sleep" and stopping["queue"] == QUEUE
+    stopped_within(worker, 10)
+    assert job.get_status() == JobStatus.FINISHED, "RQ's warm shutdown: the job in hand is done before the worker stops"
+    assert stop_lines(log)[1:] == [stop_lines(log)[1]]
+    done = stop_lines(log)[1]
+    assert done["message"] == "worker stopped: job nap (time.sleep(2)) finished"
+    assert done["outcome"] == "finished" and done["job_id"] == "nap"
+
+
+def test_a_second_sigterm_interrupts_the_job_in_hand_which_goes_back_to_its_queue(
+    redis_client: redis.Redis, start_worker, tmp_path: Path
+) -> None:
+    log = tmp_path / "worker.log"
+    with log.open("wb") as out:
+        worker = start_worker(environ=QUIET, stdout=out, stderr=subprocess.STDOUT)
+    started(worker, redis_client, log)
+    job = Queue(QUEUE, connection=redis_client).enqueue("time.sleep", 60, job_id="long-nap", retry=Retry(max=1))
+    wait_for(lambda: job.get_status() == JobStatus.STARTED, what="the worker to take the job")
+    worker.send_signal(signal.SIGTERM)
+    wait_for(lambda: stop_lines(log), what="the stop's first line")
+    time.sleep(1.2)  # RQ takes a second signal within a second for the same one, sent twice
+    worker.send_signal(signal.SIGTERM)
+    assert stopped_within(worker, 10) < 5, "not the minute the job would have taken"
+    assert job.get_status() == JobStatus.QUEUED, "handed back: another worker takes it up (its one retry)"
+    stopping, interrupting, done = stop_lines(log)
+    assert stopping["job_id"] == "long-nap" and stopping["level"] == "INFO"
+    assert (
+        interrupting["message"]
+        == "worker stopping at once on a second SIGTERM: interrupting job long-nap (time.sleep(60))"
+    )
+    assert interrupting["level"] == "WARNING" and interrupting["job_id"] == "long-nap"
+    assert done["message"] == "worker stopped: job long-nap (time.sleep(60)) handed back"
+    assert done["outcome"] == "handed back"
