@@ -39,17 +39,22 @@ export function makeUi(view, catalogue, events, act, redraw = () => {}) {
   };
 }
 
-export function describe(event, ui) {
+// An event in words. `log` is the game's log the event is in: a line its game completes from earlier events (the
+// game module's `told`) reads them there, never anything later.
+export function describe(event, ui, log = ui.events || []) {
   const key = `ev.${event.type}`;
-  const said = t(key, { p: event.payload, name: ui.name, card: (id) => ui.card(id).name, money });
+  const told = GAMES[ui.view?.ruleset]?.told?.(event, log) || {};
+  const said = t(key, { p: event.payload, name: ui.name, card: (id) => ui.card(id).name, money, ...told });
   // A move the house made for a person's seat at its deadline is not that person's choice: say so.
   return event.command?.by === "deadline" ? `${said} ${t("by_deadline")}` : said;
 }
 
-export function eventList(events, ui, current = null, onPick = null) {
+// The log, the `last` events of it (each told from the whole log), oldest first when each is a step to pick.
+export function eventList(events, ui, current = null, onPick = null, last = Infinity) {
+  const listed = events.slice(-last);
   return h("ol", { class: "events", reversed: onPick ? null : "" },
-    (onPick ? events : [...events].reverse()).map((event) => {
-      const text = `${event.version}. ${describe(event, ui)}`;
+    (onPick ? listed : [...listed].reverse()).map((event) => {
+      const text = `${event.version}. ${describe(event, ui, events)}`;
       const item = onPick
         ? h("button", { type: "button", class: "event", "aria-current": event.version === current ? "step" : null,
             onclick: () => onPick(event.version) }, text)
@@ -209,7 +214,7 @@ export async function showTable(root, app, gameId, watching) {
           howTo(view.ruleset),
           h("section", { class: "panel log", "aria-labelledby": "log-title" }, [
             h("h2", { id: "log-title" }, t("events")),
-            eventList(events.slice(-60), ui),
+            eventList(events, ui, null, null, 60),
           ]),
         ]),
       ]),

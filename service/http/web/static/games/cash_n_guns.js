@@ -13,6 +13,19 @@ export const MOMENTS = ["cash_n_guns.loot_revealed"];
 
 const WOUNDS_TO_DIE = 3;
 
+// What the log says of an event with the help of earlier ones (it sees one event at a time): whom each seat fired
+// at. The aims are public from the moment the guns are drawn, and so is every retarget since; what a seat loaded
+// is the shots' own, public as they are fired. Nothing later than the event is read.
+export function told(event, log) {
+  if (event.type !== "cash_n_guns.shots_resolved") return {};
+  const earlier = log.filter((e) => e.version < event.version);
+  const drawn = earlier.findLastIndex((e) => e.type === "cash_n_guns.guns_drawn");
+  if (drawn < 0) return {}; // the log read starts after the hold-up: the shots are told without targets
+  const targets = [...earlier[drawn].payload.aims];
+  for (const e of earlier.slice(drawn + 1)) if (e.type === "cash_n_guns.retargeted") targets[e.payload.seat] = e.payload.target;
+  return { targets };
+}
+
 // A loot card's name in the page's language, read from its id (`cash-20000-03`), its amount in the page's money.
 const lootName = (ui, id) => ui.t("loot_name", { id, money: ui.money });
 
