@@ -1,7 +1,7 @@
 // A table: the game as this browser's seat (or a spectator) sees it, kept live by the feed. Moves are the
 // seat's `legal_moves`, drawn as buttons by the game's module: what is not legal is never a button.
 import { call, follow, get, player, seats, tokenFor } from "./api.js";
-import { h, rulesetName } from "./dom.js";
+import { fill, h, rulesetName } from "./dom.js";
 import { GAMES, EVENT_TYPES } from "./games/index.js";
 import { money, t } from "./i18n.js";
 import { howTo, invitedHere, joinGame, keptHere, publicSeedBadge } from "./lobby.js";
@@ -186,7 +186,7 @@ export async function showTable(root, app, gameId, watching) {
     }
     wasMine = yourTurn;
     markDue(yourTurn);
-    root.replaceChildren(
+    fill(root,
       h("div", { class: "table-head" }, [
         h("h1", {}, rulesetName(view.ruleset)),
         h("span", { class: `badge status-${view.status}` }, t(`status.${view.status}`)),

@@ -1,6 +1,6 @@
 // Ca$h 'n Guns: the loot on the table, each seat's face-down bullet, the aims as arrows, courage, wounds and
 // the sharing in order. The hold-up window's countdown is the table's deadline line.
-import { fedora, h, s } from "../dom.js";
+import { fedora, h, infoLine, s } from "../dom.js";
 
 export const EVENTS = ["loot_dealt", "godfather_chosen", "loot_revealed", "bullet_loaded", "hold_up_started", "aimed",
   "guns_drawn", "retarget_ordered", "privilege_skipped", "retargeted", "courage_chosen", "courage_revealed",
@@ -275,6 +275,16 @@ function yours(view, ui) {
   ]);
 }
 
+// The turn, its phase, the Godfather, the piles left, and the sharing's order while it goes on. Before the first
+// turn (turn 0: the loot being dealt, the first Godfather being chosen) only the phase is settled.
+function info(state, ui, order) {
+  const phase = h("span", { class: "badge phase", "data-phase": state.phase }, ui.t(`phase.${state.phase}`));
+  if (state.turn === 0) return infoLine(phase);
+  return infoLine(ui.t("turn_of", { n: Math.min(state.turn, state.turns), total: state.turns }), phase,
+    ui.t("godfather_is", { name: ui.name(state.godfather) }), ui.t("piles_left", { n: state.piles_left }),
+    state.phase === "sharing" && order.length ? ui.t("sharing_order", { names: order.map(ui.name).join(" → ") }) : null);
+}
+
 export function render(view, ui) {
   const state = view.state;
   const order = sharingOrder(state);
@@ -286,12 +296,7 @@ export function render(view, ui) {
   // The arrows need the tiles laid out: fit them once the table is on the page.
   queueMicrotask(() => (ring.isConnected ? fitArrows(ring) : requestAnimationFrame(() => fitArrows(ring))));
   return [
-    h("p", { class: "info" }, [
-      ui.t("turn_of", { n: Math.min(state.turn, state.turns), total: state.turns }), " · ",
-      h("span", { class: "badge phase", "data-phase": state.phase }, ui.t(`phase.${state.phase}`)), " · ",
-      ui.t("godfather_is", { name: ui.name(state.godfather) }), " · ", ui.t("piles_left", { n: state.piles_left }),
-      state.phase === "sharing" && order.length ? ` · ${ui.t("sharing_order", { names: order.map(ui.name).join(" → ") })}` : "",
-    ]),
+    info(state, ui, order),
     ring,
     yours(view, ui),
   ];
