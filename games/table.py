@@ -209,9 +209,12 @@ class Table(msgspec.Struct, Generic[S], frozen=True, kw_only=True):
     start, the version at which its seats last changed: what `bots_after_s` counts from."""
     wait_started_at: str = ""
     """When that event was recorded (UTC, ISO 8601): a deadline falls `time_limit` seconds later."""
+    moved_at: str = ""
+    """When the game's last event was recorded (UTC, ISO 8601): how long it has been idle."""
     tallied: bool = False
     status_since: int = 0
-    """The version at which the status, a seat or the tally last changed: what a lobby shows of the game."""
+    """The version at which the status, a seat (its holder, a resignation, its auto-pass) or the tally last changed:
+    what a lobby shows of the game."""
     creator: str | None = None
     founders: tuple[int, ...] = ()
     """Seats named at creation and still held by the creator's tokens: those may abort the game."""
@@ -225,7 +228,7 @@ class Table(msgspec.Struct, Generic[S], frozen=True, kw_only=True):
     """Each seat's decisions the house passes for it (`AutoPassSet`), by seat; none set: empty."""
 
 
-FORMAT = 9
+FORMAT = 10
 """The version of what is derived from a log: the table state and the views. Bump it whenever `evolve` or a
 view derives something differently; a snapshot or stored view of another format is rebuilt from the log."""
 
@@ -455,6 +458,11 @@ def evolve(ruleset: Ruleset[S], table: Table[S] | None, event: Event, at: str = 
     """The table after one event recorded at time `at`; game events go to the game's own `evolve`.
 
     The time is the envelope's, a fact of the log like the event: replaying the log gives the same table."""
+    after = _evolve(ruleset, table, event, at)
+    return msgspec.structs.replace(after, moved_at=at) if at else after
+
+
+def _evolve(ruleset: Ruleset[S], table: Table[S] | None, event: Event, at: str) -> Table[S]:
     if isinstance(event, GameCreated):
         return Table(
             game_id=event.game_id,
@@ -469,6 +477,7 @@ def evolve(ruleset: Ruleset[S], table: Table[S] | None, event: Event, at: str = 
             status_since=1,
             wait_since=1,
             wait_started_at=at or event.created_at,
+            moved_at=at or event.created_at,
             creator=event.creator,
             founders=tuple(i for i, s in enumerate(event.seats) if s.name is not None),
             rematch_of=event.rematch_of,
@@ -515,7 +524,7 @@ def evolve(ruleset: Ruleset[S], table: Table[S] | None, event: Event, at: str = 
     if isinstance(event, AutoPassSet):
         chosen = [*table.auto_pass, *[()] * (len(table.seats) - len(table.auto_pass))]
         chosen[event.seat] = event.decisions
-        return msgspec.structs.replace(table, auto_pass=tuple(chosen), version=version)
+        return msgspec.structs.replace(table, auto_pass=tuple(chosen), version=version, status_since=version)
     assert table.rules is not None, "a game's own events follow game_started"
     rules = ruleset.evolve(table.rules, event)
     status = Status.FINISHED if ruleset.is_over(rules) else table.status

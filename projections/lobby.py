@@ -75,11 +75,18 @@ class Lobby(ReadModel, Protocol):
         """Every game the house may have to act on, oldest first."""
 
 
-# Entry and indexes change together, and only forward: an older version never overwrites a newer.
+# Entry and indexes change together, and only forward (`order`): an older table never overwrites a newer. An entry
+# written before `moved_at` was shown is written again whatever it shows.
 # KEYS: the entry, the active set, the four indexes of the new status, then the others' indexes.
+# ARGV: the entry's version, the entry, its creation time, the game id, whether it is active, its moved_at.
 _WRITE = """
 local old = redis.call('GET', KEYS[1])
-if old and cjson.decode(old)['version'] >= tonumber(ARGV[1]) then return 0 end
+if old then
+  local was = cjson.decode(old)
+  local version = tonumber(ARGV[1])
+  if was['moved_at'] and (was['version'] > version or (was['version'] == version and was['moved_at'] >= ARGV[6]))
+  then return 0 end
+end
 redis.call('SET', KEYS[1], ARGV[2])
 if ARGV[5] == '1' then redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4]) else redis.call('ZREM', KEYS[2], ARGV[4]) end
 for i = 3, 6 do redis.call('ZADD', KEYS[i], ARGV[3], ARGV[4]) end
@@ -92,13 +99,14 @@ def entry(table: Table[Any]) -> dict[str, Any]:
     """What the lobby shows of a game: what a newcomer needs to judge it before taking a seat too (its options, and
     whether its creator chose the seed). `open_seats` counts the seats anyone may take (not those kept for an
     invited player); a finished game shows its `winners` and `scores`, and one waiting for players when the house's
-    bots take its open seats (`bots_at`)."""
+    bots take its open seats (`bots_at`). `moved_at` is the minute of its last event (`shows_a_change`)."""
     found = {
         "game_id": table.game_id,
         "ruleset": table.ruleset,
         "status": str(table.status),
         "version": table.status_since,
         "created_at": table.created_at,
+        "moved_at": minute_of(table.moved_at),
         "seats": msgspec.to_builtins(seat_views(table)),
         "open_seats": sum(s.takes(None) for s in table.seats),
         "options": table.options,
@@ -114,9 +122,20 @@ def entry(table: Table[Any]) -> dict[str, Any]:
 
 def shows_a_change(before: Table[Any] | None, after: Table[Any]) -> bool:
     """Whether the lobby shows anything new after a decision: a new game, a seat taken, the start, the end,
-    the tally. A move that changes none of these is not the lobby's business: an entry's `version` is the
-    version at which what it shows last changed."""
-    return before is None or before.status_since != after.status_since
+    the tally, or the first move of a new minute. Any other move is not the lobby's business: an entry's `version`
+    is the version at which what it shows last changed, and its `moved_at` the minute of the game's last event
+    (enough to tell a game left idle for an hour, at one write a minute at most)."""
+    return before is None or order(before) != order(after)
+
+
+def order(table: Table[Any]) -> tuple[int, str]:
+    """What an entry is written from, in the order of the log: an entry never goes back to an earlier one."""
+    return table.status_since, minute_of(table.moved_at)
+
+
+def minute_of(at: str) -> str:
+    """The minute of a recorded time (`utc_iso`'s `2026-12-01T07:42:20.123Z`: `2026-12-01T07:42:00.000Z`)."""
+    return f"{at[:16]}:00.000Z" if at else ""
 
 
 def is_active(table: Table[Any]) -> bool:
@@ -174,7 +193,14 @@ class RedisLobby(Entries):
         created = datetime.fromisoformat(table.created_at).timestamp() if table.created_at else 0
         self._write(
             keys=[game_key(table.game_id), active_key(), *fresh, *stale],
-            args=[table.version, msgspec.json.encode(entry(table)), created, table.game_id, int(is_active(table))],
+            args=[
+                table.status_since,
+                msgspec.json.encode(entry(table)),
+                created,
+                table.game_id,
+                int(is_active(table)),
+                minute_of(table.moved_at),
+            ],
         )
 
     def page(
@@ -199,9 +225,9 @@ class RedisLobby(Entries):
         return [self.current(msgspec.json.decode(r)) for r in raw if r is not None]
 
     def current(self, found: dict[str, Any]) -> dict[str, Any]:
-        """An entry as the lobby writes it now: one written before `randomness` (or a finished game's `winners`)
-        was shown is written again."""
-        if ("randomness" in found and (found["status"] != "finished" or "winners" in found)) or self.table_of is None:
+        """An entry as the lobby writes it now: one written before `moved_at` (or `randomness`, or a finished game's
+        `winners`) was shown is written again."""
+        if ("moved_at" in found and (found["status"] != "finished" or "winners" in found)) or self.table_of is None:
             return found
         table = self.table_of(found["game_id"])
         if table is None:
@@ -233,8 +259,8 @@ class MemoryLobby(Entries):
     """The lobby in memory, for the use cases' tests without Redis: the same entries, orders and lock."""
 
     def __init__(self) -> None:
-        self._entries: dict[str, tuple[int, float, dict[str, Any], bool]] = {}
-        """game id -> the version its entry shows, its creation time, the entry, whether it is active"""
+        self._entries: dict[str, tuple[tuple[int, str], float, dict[str, Any], bool]] = {}
+        """game id -> the `order` its entry was written from, its creation time, the entry, whether it is active"""
         self._guard = threading.Lock()
         self._locks: dict[tuple[str, int], threading.Lock] = {}
 
@@ -248,8 +274,8 @@ class MemoryLobby(Entries):
         created = datetime.fromisoformat(table.created_at).timestamp() if table.created_at else 0
         with self._guard:
             old = self._entries.get(table.game_id)
-            if old is None or old[0] < table.version:
-                self._entries[table.game_id] = (table.version, created, entry(table), is_active(table))
+            if old is None or old[0] < order(table):
+                self._entries[table.game_id] = (order(table), created, entry(table), is_active(table))
 
     def _ordered(self, keep: Callable[[dict[str, Any], bool], bool]) -> list[dict[str, Any]]:
         """The entries kept, oldest first (by creation time, then id: Redis's order of a sorted set)."""

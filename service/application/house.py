@@ -227,7 +227,7 @@ class House:
             return self._before_deadline(game) == 0.0 and tables.bots_at(table) is not None
         if table.status is not Status.IN_PROGRESS:
             return False
-        idle = self.clock() - self._time_of(game, table.version)
+        idle = self.clock() - datetime.fromisoformat(table.moved_at).timestamp()
         limit = tables.time_limit(game.ruleset, table)
         awaits_bot = any(tables.house_moves(table, s, d) for s, d in game.ruleset.awaiting(table.rules).items())
         started = datetime.fromisoformat(table.wait_started_at).timestamp()
@@ -239,7 +239,3 @@ class House:
         without one."""
         due = tables.deadline_at(game.ruleset, game.table) or tables.bots_at(game.table)
         return 0.0 if due is None else max(0.0, datetime.fromisoformat(due).timestamp() - self.clock())
-
-    def _time_of(self, game: Game, version: int) -> float:
-        [envelope] = self.repository.log(game.game_id, after=version - 1, limit=1)
-        return datetime.fromisoformat(envelope.at).timestamp()

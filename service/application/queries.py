@@ -154,8 +154,9 @@ def audit(services: Services, game_id: str) -> Report:
 
 
 ABANDONED_AFTER_S = 3600
-"""How old a waiting game nobody sits at may be and still be listed: by then its people left it, or nobody came
-(its link still opens it, and a `bots_after_s` calls it off by itself)."""
+"""How long a game nobody is seen at may be listed: a waiting game nobody sits at, from its creation (its people
+left it, or nobody came); a game in progress without a move deadline, from its last event (its people stopped
+playing). Either stays reachable by its id, and a `bots_after_s` or a move deadline moves a game on by itself."""
 
 
 def lobby(
@@ -168,10 +169,21 @@ def lobby(
 
 
 def abandoned(entry: dict[str, Any], now: float) -> bool:
-    """A waiting game nobody sits at (every seat open or a bot's) for over ABANDONED_AFTER_S since its creation."""
-    nobody = not any("name" in seat for seat in entry["seats"])
-    age = now - datetime.fromisoformat(entry["created_at"]).timestamp() if entry["created_at"] else 0.0
-    return entry["status"] == Status.WAITING and nobody and age > ABANDONED_AFTER_S
+    """A waiting game nobody sits at (every seat open or a bot's) for over ABANDONED_AFTER_S since its creation, or
+    a game in progress without a move deadline whose last event is over ABANDONED_AFTER_S old (to the minute: its
+    entry's `moved_at`). A game moved on by a deadline is never idle for long: it is left alone."""
+    if entry["status"] == Status.WAITING:
+        nobody = not any("name" in seat for seat in entry["seats"])
+        return nobody and _age(entry["created_at"], now) > ABANDONED_AFTER_S
+    if entry["status"] == Status.IN_PROGRESS:
+        timed = entry["options"].get("move_deadline_s") is not None
+        return not timed and _age(entry["moved_at"], now) > ABANDONED_AFTER_S
+    return False
+
+
+def _age(at: str, now: float) -> float:
+    """Seconds since a recorded time; none recorded (a table made without times): none."""
+    return now - datetime.fromisoformat(at).timestamp() if at else 0.0
 
 
 def leaderboard(services: Services, ruleset: str, offset: int, limit: int) -> tuple[int, list[dict[str, Any]]]:

@@ -118,6 +118,12 @@ class LobbyEntrySchema(Schema):
         },
     )
     created_at = timestamp(required=True)
+    moved_at = timestamp(
+        required=True,
+        description="the minute of the game's last event (`2026-12-01T07:42:00.000Z` for one at 07:42:20): a game "
+        "in progress without a move deadline leaves the lists once this is an hour old, and comes back when it moves "
+        "again",
+    )
     seats = fields.List(fields.Nested(SeatSummarySchema), required=True)
     open_seats = fields.Integer(
         required=True, metadata={"description": "seats anyone may take (not those kept for an invited player)"}

@@ -142,6 +142,10 @@ def test_a_game_to_its_end_tells_who_aimed_at_whom_who_was_hit_and_what_each_sco
             assert f"{who[seat]} aims at {who[target]}" in line
     for event in (e for e in told if e["type"] == "cash_n_guns.shots_resolved"):
         line = log_line(page, event["version"])
+        aimed = targets_before(events, event["version"])
+        for seat, card in enumerate(event["payload"]["cards"]):
+            if card in ("bang", "click"):  # whom each shot was fired at, as the aims made public said
+                assert f"{who[seat]} fired a {'Bang!' if card == 'bang' else 'Click'} at {who[aimed[seat]]}" in line
         hit = [who[seat] for seat, wounds in enumerate(event["payload"]["hits"]) if wounds]
         wounded = line.split("wounded: ", 1)[1].split(";")[0]
         assert [name for name in who.values() if name in wounded] == hit or (not hit and wounded == "nobody")
@@ -180,6 +184,17 @@ def test_a_game_to_its_end_tells_who_aimed_at_whom_who_was_hit_and_what_each_sco
     replayed = "\n".join(page.locator(".log li").all_inner_texts())
     assert re.search(r"loaded a (Bang!|Click)", replayed) and " aimed at " in replayed
     assert not RAW.search(page.locator("main").inner_text())
+
+
+def targets_before(events: list[dict[str, Any]], version: int) -> list[int | None]:
+    """Each seat's target when the shots at `version` were fired: the last guns drawn, then the retargets."""
+    earlier = [e for e in events if e["version"] < version]
+    drawn = max(i for i, e in enumerate(earlier) if e["type"] == "cash_n_guns.guns_drawn")
+    targets = list(earlier[drawn]["payload"]["aims"])
+    for event in earlier[drawn + 1 :]:
+        if event["type"] == "cash_n_guns.retargeted":
+            targets[event["payload"]["seat"]] = event["payload"]["target"]
+    return targets
 
 
 def loot_name(card: str) -> str:
@@ -232,6 +247,16 @@ def test_eight_seats_sit_apart_with_arrows_in_their_colours_in_french_wide_and_o
     play_to_the_end(page, click_first_move, timeout_s=60)
     page.locator("#breakdown li[data-seat]").first.wait_for()
     assert boxes_apart(page) == []
+    # The shots name whom each seat fired at, in French.
+    who = names(page)
+    events = api(page, f"/v1/games/{game_id}/events?limit=1000")["events"]
+    listed = {int(v) for v in page.locator(".log li").evaluate_all("ls => ls.map(l => l.dataset.version)")}
+    for event in (e for e in events if e["type"] == "cash_n_guns.shots_resolved" and e["version"] in listed):
+        aimed = targets_before(events, event["version"])
+        for seat, card in enumerate(event["payload"]["cards"]):
+            if card in ("bang", "click"):
+                said = f"{who[seat]} a tiré {'un Bang !' if card == 'bang' else 'un Clic'} sur {who[aimed[seat]]}"
+                assert said in log_line(page, event["version"])
     assert page.evaluate("document.documentElement.scrollWidth") <= 390, "nothing wider than the screen"
     text = page.locator("main").inner_text()
     assert not RAW.search(text), RAW.search(text)
@@ -296,3 +321,46 @@ def test_what_just_changed_is_marked_briefly_unless_motion_is_reduced(client: tu
     assert page.locator('.ring .tile:not([data-seat="1"]) .fresh').count() == 0
     animation = seat.locator(".wound.fresh").first.evaluate("w => getComputedStyle(w).animationName")
     assert animation == ("none" if motion == "reduce" else "cng-pop")
+
+
+SHOTS_TOLD = """async ({ lang, last }) => {
+    const { setLanguage } = await import('/play/static/i18n.js');
+    const { eventList, makeUi } = await import('/play/static/table.js');
+    setLanguage(lang);
+    const view = { game_id: 'told', version: 9, ruleset: 'cash-n-guns', awaiting: [], state: {},
+        seats: ['Ann', 'Bob', 'Cat', 'Dan'].map((name, seat) => ({ seat, name })) };
+    const log = [
+        { version: 4, type: 'cash_n_guns.aimed', payload: { seat: 1 } },  // its target is Bob's own, not read
+        { version: 5, type: 'cash_n_guns.guns_drawn', payload: { aims: [1, 2, 0, null], late: [3] } },
+        { version: 6, type: 'cash_n_guns.retargeted', payload: { seat: 2, previous: 0, target: 3 } },
+        { version: 7, type: 'cash_n_guns.shots_resolved',
+          payload: { turn: 1, cards: ['bang', 'click', 'bang', 'discarded'], hits: [0, 1, 0, 1], died: [3] } },
+        { version: 8, type: 'cash_n_guns.guns_drawn', payload: { aims: [2, 0, 1, 1], late: [] } },  // later: not read
+    ];
+    const ui = makeUi(view, { byId: {} }, log, null);
+    const list = eventList(log, ui, null, null, last);
+    return list.querySelector('li[data-version="7"]').textContent;
+}"""
+
+
+@pytest.mark.parametrize(
+    "lang, said",
+    [
+        (
+            "en",
+            "7. Shots: Ann fired a Bang! at Bob, Bob fired a Click at Cat, Cat fired a Bang! at Dan; "
+            "wounded: Bob, Dan; died: Dan",
+        ),
+        (
+            "fr",
+            "7. Coups de feu : Ann a tiré un Bang ! sur Bob, Bob a tiré un Clic sur Cat, Cat a tiré un Bang ! "
+            "sur Dan ; blessés : Bob, Dan ; morts : Dan",
+        ),
+    ],
+)
+def test_the_shots_name_whom_each_seat_fired_at_from_the_aims_made_public_before_them(
+    client: tuple[Page, Watch], lang: str, said: str
+) -> None:
+    page, _ = client
+    # The log lists its last two lines only: the aims drawn before them still name the targets.
+    assert page.evaluate(SHOTS_TOLD, {"lang": lang, "last": 2}) == said

@@ -35,7 +35,12 @@ class GameCollection(MethodView):
     @blp.response(200, schemas.LobbyEntrySchema(many=True))
     @blp.paginate()
     def get(self, query: dict[str, str], pagination_parameters: PaginationParameters) -> Any:
-        """The lobby: games newest first, filtered by `status` and `ruleset`, paginated"""
+        """The lobby: games newest first, filtered by `status` and `ruleset`, paginated
+
+        Games nobody is seen at any more are left out, though their id still opens them: a waiting game nobody sits
+        at (every seat open or a bot's) an hour after its creation, and a game in progress without a move deadline
+        (`move_deadline_s`) an hour after its last event (`moved_at`); such a game comes back when it moves again.
+        """
         p = pagination_parameters
         offset = (p.page - 1) * p.page_size
         total, page = queries.lobby(services(), query.get("status"), query.get("ruleset"), offset, p.page_size)

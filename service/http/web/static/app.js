@@ -12,6 +12,14 @@ let leave = () => {};
 let cachedRulesets = null;
 const catalogues = {};
 
+// What went wrong, in words: the text of a known error code, else the failure's own message, else just "Error" (a
+// failure may carry no message, or not even be an Error).
+export function problem(failure) {
+  const known = failure?.code && `error.${failure.code}`;
+  if (known && t(known) !== known) return t(known);
+  return failure?.message ? `${t("error")}: ${failure.message}` : t("error");
+}
+
 const app = {
   async rulesets() {
     cachedRulesets = cachedRulesets || (await get("/v1/rulesets"));
@@ -33,10 +41,7 @@ const app = {
     region.textContent = "";
     setTimeout(() => (region.textContent = text), 50);
   },
-  problem(failure) {
-    const known = failure.code && `error.${failure.code}`;
-    return known && t(known) !== known ? t(known) : `${t("error")}: ${failure.message}`;
-  },
+  problem,
   async render() {
     leave();
     leave = () => {};

@@ -10,6 +10,12 @@ function build(element, attrs, children) {
     else if (name === "style") element.style.cssText = value; // through the CSSOM: the page's CSP forbids inline style
     else element.setAttribute(name, value === true ? "" : String(value));
   }
+  return add(element, children);
+}
+
+// Children as `h` takes them: nested lists flattened, and nothing drawn for null, undefined or false (the DOM's own
+// append would write "null").
+function add(element, children) {
   for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
     element.append(child instanceof Node ? child : document.createTextNode(String(child)));
@@ -20,7 +26,19 @@ function build(element, attrs, children) {
 export const h = (tag, attrs, ...children) => build(document.createElement(tag), attrs, children);
 export const s = (tag, attrs, ...children) => build(document.createElementNS(SVG, tag), attrs, children);
 
+// An element's children replaced, taken as `h` takes them.
+export function fill(element, ...children) {
+  element.replaceChildren();
+  return add(element, children);
+}
+
 export const rulesetName = (id) => t(`ruleset.${id}`);
+
+// A table's info line: the parts that say something (a part with nothing to say is null or ""), between dots.
+export function infoLine(...parts) {
+  const said = parts.filter((part) => part !== null && part !== undefined && part !== false && part !== "");
+  return h("p", { class: "info" }, said.flatMap((part, i) => (i ? [" · ", part] : [part])));
+}
 
 // A small die face, for Mobsters' rolls.
 export function die(value, label) {

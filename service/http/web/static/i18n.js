@@ -22,13 +22,14 @@ export function setLanguage(next) {
   document.documentElement.lang = next;
 }
 
-// t("seat_n", {n: 2}) → "Seat 2". A missing key shows itself, so a gap is visible rather than blank. A text with
-// plural forms ({one, other}, as Intl.PluralRules names them) takes the form its `n` asks for in the language.
+// t("seat_n", {n: 2}) → "Seat 2". A missing key shows itself, so a gap is visible rather than blank, and so does a
+// parameter that is missing, null or undefined: its placeholder stays, never the words "null" or "undefined". A text
+// with plural forms ({one, other}, as Intl.PluralRules names them) takes the form its `n` asks for in the language.
 export function t(key, params = {}) {
   let text = TABLES[lang][key] ?? TABLES.en[key] ?? key;
   if (typeof text === "function") return text(params);
   if (typeof text === "object") text = text[plurals().select(Number(params.n))] ?? text.other;
-  return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? params[name] : `{${name}}`));
+  return text.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? `{${name}}`));
 }
 
 export const has = (key) => key in TABLES[lang];

@@ -2,7 +2,7 @@
 // Who "I" am is a signed-in player, or a name kept in this browser (account.js).
 import { accountBox, identity } from "./account.js";
 import { call, get, player, seats } from "./api.js";
-import { h, rulesetName } from "./dom.js";
+import { fill, h, rulesetName } from "./dom.js";
 import { GAMES } from "./games/index.js";
 import { money, t, when } from "./i18n.js";
 
@@ -42,7 +42,7 @@ export async function showLobby(root, app) {
   const timer = setInterval(() => {
     if (!lists.contains(document.activeElement)) lists.replaceChildren(...STATUSES.map((s) => gameList(ruleset, s, app)));
   }, LIST_REFRESH_MS);
-  root.replaceChildren(
+  fill(root,
     h("h1", {}, t("lobby")),
     accountBox(app, ruleset, gameItem),
     tabs,

@@ -3,7 +3,7 @@
 // Once a finished game's review is made (`/review`), each seat's chance to win across the game, drawn, and its
 // costliest decisions, each a button to the version it was made at.
 import { get } from "./api.js";
-import { h, rulesetName, s } from "./dom.js";
+import { fill, h, rulesetName, s } from "./dom.js";
 import { GAMES } from "./games/index.js";
 import { has, language, t } from "./i18n.js";
 import { describe, eventList, makeUi, resultPanel } from "./table.js";
@@ -182,7 +182,7 @@ export async function showReplay(root, app, gameId) {
       playing = setInterval(() => (version >= last ? (clearInterval(playing), (playing = null), draw()) : go(version + 1)), 700);
       draw();
     };
-    root.replaceChildren(
+    fill(root,
       h("div", { class: "table-head" }, [
         h("h1", {}, t("replay_of", { game: rulesetName(latest.ruleset) })),
         h("span", { class: "meta", id: "replay-version" }, t("version_of", { n: version, total: last })),

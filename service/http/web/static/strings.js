@@ -1,6 +1,8 @@
 // The client's texts. Each key exists in both tables (a browser test checks it); a function takes parameters.
 
 const seatsOf = (list, name) => (list || []).map(name).join(", ");
+// Ca$h 'n Guns: the seat a shooter aimed at, if the log told it (null: nobody, or not known).
+const aimedAt = (targets, seat) => (targets && Number.isInteger(targets[seat]) ? targets[seat] : null);
 // Ca$h 'n Guns: a loot card's kind and value, read from its id (`cash-20000-03`, `first-aid-1`, `godfather_token`).
 const lootOf = (id) => {
   const [kind, value] = id === "godfather_token" ? ["token"] : id.startsWith("first-aid") ? ["first-aid"] : id.split("-");
@@ -223,6 +225,7 @@ export const STRINGS_EN = {
   phases: "Phases of the turn",
   "mphase.setup": "Setup",
   "mphase.draw": "Draw",
+  "mphase.discard": "Discard",
   "mphase.hit": "Hit",
   "mphase.crime": "Crime",
   "mphase.collection": "Collection",
@@ -431,8 +434,10 @@ export const STRINGS_EN = {
     const who = (stand) => seatsOf(p.stands.flatMap((s, seat) => (s === stand ? [seat] : [])), name) || "nobody";
     return `Courage revealed: standing: ${who(true)}; lying down: ${who(false)}`;
   },
-  "ev.cash_n_guns.shots_resolved": ({ p, name }) => {
-    const fired = p.cards.flatMap((card, seat) => (card === "bang" || card === "click" ? [`${name(seat)} fired ${card === "bang" ? "a Bang!" : "a Click"}`] : []));
+  // `targets`: whom each seat aimed at when the shots were fired (from the log before them), when known.
+  "ev.cash_n_guns.shots_resolved": ({ p, name, targets }) => {
+    const at = (seat) => (aimedAt(targets, seat) === null ? "" : ` at ${name(targets[seat])}`);
+    const fired = p.cards.flatMap((card, seat) => (card === "bang" || card === "click" ? [`${name(seat)} fired ${card === "bang" ? "a Bang!" : "a Click"}${at(seat)}`] : []));
     const hit = p.hits.flatMap((n, seat) => (n > 0 ? [n === 1 ? name(seat) : `${name(seat)} (${n} wounds)`] : []));
     return `Shots: ${fired.join(", ") || "none"}; wounded: ${hit.join(", ") || "nobody"}` +
       (p.died.length ? `; died: ${seatsOf(p.died, name)}` : "");
@@ -745,6 +750,7 @@ export const STRINGS_FR = {
   phases: "Phases du tour",
   "mphase.setup": "Mise en place",
   "mphase.draw": "Pioche",
+  "mphase.discard": "Défausse",
   "mphase.hit": "Contrat",
   "mphase.crime": "Crime",
   "mphase.collection": "Revenus",
@@ -1008,8 +1014,9 @@ export const STRINGS_FR = {
     const who = (stand) => seatsOf(p.stands.flatMap((s, seat) => (s === stand ? [seat] : [])), name) || "personne";
     return `Courage révélé : debout : ${who(true)} ; couchés : ${who(false)}`;
   },
-  "ev.cash_n_guns.shots_resolved": ({ p, name }) => {
-    const fired = p.cards.flatMap((card, seat) => (card === "bang" || card === "click" ? [`${name(seat)} a tiré ${card === "bang" ? "un Bang !" : "un Clic"}`] : []));
+  "ev.cash_n_guns.shots_resolved": ({ p, name, targets }) => {
+    const at = (seat) => (aimedAt(targets, seat) === null ? "" : ` sur ${name(targets[seat])}`);
+    const fired = p.cards.flatMap((card, seat) => (card === "bang" || card === "click" ? [`${name(seat)} a tiré ${card === "bang" ? "un Bang !" : "un Clic"}${at(seat)}`] : []));
     const hit = p.hits.flatMap((n, seat) => (n > 0 ? [n === 1 ? name(seat) : `${name(seat)} (${n} blessures)`] : []));
     return `Coups de feu : ${fired.join(", ") || "aucun"} ; blessés : ${hit.join(", ") || "personne"}` +
       (p.died.length ? ` ; morts : ${seatsOf(p.died, name)}` : "");

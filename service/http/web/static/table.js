@@ -1,7 +1,7 @@
 // A table: the game as this browser's seat (or a spectator) sees it, kept live by the feed. Moves are the
 // seat's `legal_moves`, drawn as buttons by the game's module: what is not legal is never a button.
 import { call, follow, get, player, seats, tokenFor } from "./api.js";
-import { h, rulesetName } from "./dom.js";
+import { fill, h, rulesetName } from "./dom.js";
 import { GAMES, EVENT_TYPES } from "./games/index.js";
 import { money, t } from "./i18n.js";
 import { howTo, invitedHere, joinGame, keptHere, publicSeedBadge } from "./lobby.js";
@@ -39,17 +39,22 @@ export function makeUi(view, catalogue, events, act, redraw = () => {}) {
   };
 }
 
-export function describe(event, ui) {
+// An event in words. `log` is the game's log the event is in: a line its game completes from earlier events (the
+// game module's `told`) reads them there, never anything later.
+export function describe(event, ui, log = ui.events || []) {
   const key = `ev.${event.type}`;
-  const said = t(key, { p: event.payload, name: ui.name, card: (id) => ui.card(id).name, money });
+  const told = GAMES[ui.view?.ruleset]?.told?.(event, log) || {};
+  const said = t(key, { p: event.payload, name: ui.name, card: (id) => ui.card(id).name, money, ...told });
   // A move the house made for a person's seat at its deadline is not that person's choice: say so.
   return event.command?.by === "deadline" ? `${said} ${t("by_deadline")}` : said;
 }
 
-export function eventList(events, ui, current = null, onPick = null) {
+// The log, the `last` events of it (each told from the whole log), oldest first when each is a step to pick.
+export function eventList(events, ui, current = null, onPick = null, last = Infinity) {
+  const listed = events.slice(-last);
   return h("ol", { class: "events", reversed: onPick ? null : "" },
-    (onPick ? events : [...events].reverse()).map((event) => {
-      const text = `${event.version}. ${describe(event, ui)}`;
+    (onPick ? listed : [...listed].reverse()).map((event) => {
+      const text = `${event.version}. ${describe(event, ui, events)}`;
       const item = onPick
         ? h("button", { type: "button", class: "event", "aria-current": event.version === current ? "step" : null,
             onclick: () => onPick(event.version) }, text)
@@ -181,7 +186,7 @@ export async function showTable(root, app, gameId, watching) {
     }
     wasMine = yourTurn;
     markDue(yourTurn);
-    root.replaceChildren(
+    fill(root,
       h("div", { class: "table-head" }, [
         h("h1", {}, rulesetName(view.ruleset)),
         h("span", { class: `badge status-${view.status}` }, t(`status.${view.status}`)),
@@ -209,7 +214,7 @@ export async function showTable(root, app, gameId, watching) {
           howTo(view.ruleset),
           h("section", { class: "panel log", "aria-labelledby": "log-title" }, [
             h("h2", { id: "log-title" }, t("events")),
-            eventList(events.slice(-60), ui),
+            eventList(events, ui, null, null, 60),
           ]),
         ]),
       ]),

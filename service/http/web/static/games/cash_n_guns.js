@@ -1,6 +1,6 @@
 // Ca$h 'n Guns: the loot on the table, each seat's face-down bullet, the aims as arrows, courage, wounds and
 // the sharing in order. The hold-up window's countdown is the table's deadline line.
-import { fedora, h, s } from "../dom.js";
+import { fedora, h, infoLine, s } from "../dom.js";
 
 export const EVENTS = ["loot_dealt", "godfather_chosen", "loot_revealed", "bullet_loaded", "hold_up_started", "aimed",
   "guns_drawn", "retarget_ordered", "privilege_skipped", "retargeted", "courage_chosen", "courage_revealed",
@@ -12,6 +12,19 @@ export const score = (amount, ui) => ui.money(amount);
 export const MOMENTS = ["cash_n_guns.loot_revealed"];
 
 const WOUNDS_TO_DIE = 3;
+
+// What the log says of an event with the help of earlier ones (it sees one event at a time): whom each seat fired
+// at. The aims are public from the moment the guns are drawn, and so is every retarget since; what a seat loaded
+// is the shots' own, public as they are fired. Nothing later than the event is read.
+export function told(event, log) {
+  if (event.type !== "cash_n_guns.shots_resolved") return {};
+  const earlier = log.filter((e) => e.version < event.version);
+  const drawn = earlier.findLastIndex((e) => e.type === "cash_n_guns.guns_drawn");
+  if (drawn < 0) return {}; // the log read starts after the hold-up: the shots are told without targets
+  const targets = [...earlier[drawn].payload.aims];
+  for (const e of earlier.slice(drawn + 1)) if (e.type === "cash_n_guns.retargeted") targets[e.payload.seat] = e.payload.target;
+  return { targets };
+}
 
 // A loot card's name in the page's language, read from its id (`cash-20000-03`), its amount in the page's money.
 const lootName = (ui, id) => ui.t("loot_name", { id, money: ui.money });
@@ -262,6 +275,16 @@ function yours(view, ui) {
   ]);
 }
 
+// The turn, its phase, the Godfather, the piles left, and the sharing's order while it goes on. Before the first
+// turn (turn 0: the loot being dealt, the first Godfather being chosen) only the phase is settled.
+function info(state, ui, order) {
+  const phase = h("span", { class: "badge phase", "data-phase": state.phase }, ui.t(`phase.${state.phase}`));
+  if (state.turn === 0) return infoLine(phase);
+  return infoLine(ui.t("turn_of", { n: Math.min(state.turn, state.turns), total: state.turns }), phase,
+    ui.t("godfather_is", { name: ui.name(state.godfather) }), ui.t("piles_left", { n: state.piles_left }),
+    state.phase === "sharing" && order.length ? ui.t("sharing_order", { names: order.map(ui.name).join(" → ") }) : null);
+}
+
 export function render(view, ui) {
   const state = view.state;
   const order = sharingOrder(state);
@@ -273,12 +296,7 @@ export function render(view, ui) {
   // The arrows need the tiles laid out: fit them once the table is on the page.
   queueMicrotask(() => (ring.isConnected ? fitArrows(ring) : requestAnimationFrame(() => fitArrows(ring))));
   return [
-    h("p", { class: "info" }, [
-      ui.t("turn_of", { n: Math.min(state.turn, state.turns), total: state.turns }), " · ",
-      h("span", { class: "badge phase", "data-phase": state.phase }, ui.t(`phase.${state.phase}`)), " · ",
-      ui.t("godfather_is", { name: ui.name(state.godfather) }), " · ", ui.t("piles_left", { n: state.piles_left }),
-      state.phase === "sharing" && order.length ? ` · ${ui.t("sharing_order", { names: order.map(ui.name).join(" → ") })}` : "",
-    ]),
+    info(state, ui, order),
     ring,
     yours(view, ui),
   ];

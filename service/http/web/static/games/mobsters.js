@@ -3,7 +3,7 @@
 // cards that some legal move names, then one of the legal moves that name it. Each card says what it does; a seat
 // may ask the house to pass phases for it (auto-pass), which the service honours, whatever the hand holds.
 import { call, tokenFor } from "../api.js";
-import { die, h, seatSection } from "../dom.js";
+import { die, h, infoLine, seatSection } from "../dom.js";
 
 export const EVENTS = ["deck_shuffled", "first_player_chosen", "cards_drawn", "cards_discarded", "setup_decided",
   "setup_revealed", "hand_kept",
@@ -164,7 +164,9 @@ export function breakdown(result, ui) {
 
 function phases(ui, state) {
   if (state.phase === "setup" || state.phase === "over") return h("span", { class: "badge phase" }, ui.t(`mphase.${state.phase}`));
-  return h("ol", { class: "phases", "aria-label": ui.t("phases") }, PHASES.map((p) =>
+  // The discard comes between Draw and Hit, only when the hand holds too many cards: a step of the turn while it lasts.
+  const steps = state.phase === "discard" ? [...PHASES.slice(0, 1), "discard", ...PHASES.slice(1)] : PHASES;
+  return h("ol", { class: "phases", "aria-label": ui.t("phases") }, steps.map((p) =>
     h("li", { class: p === state.phase ? "current" : "", "aria-current": p === state.phase ? "step" : null }, ui.t(`mphase.${p}`))));
 }
 
@@ -191,10 +193,10 @@ export function render(view, shown) {
   const legalIds = new Set(ui.legal.filter((m) => m.type !== "discard").flatMap(subjects)); // a discard is a button
   if (picked.game !== view.game_id || !legalIds.has(picked.subject)) Object.assign(picked, { game: view.game_id, subject: null });
   return [
-    h("p", { class: "info" }, [
-      ui.t("mturn", { n: state.turn }), " · ", state.phase !== "setup" ? ui.t("active_is", { name: ui.name(state.active_seat) }) : "",
-      " · ", ui.t("deck_count", { n: state.deck_count }), " · ", ui.t("discard_count", { n: state.discard.length }),
-    ]),
+    // The setup is before the first turn (turn 0): its badge says so, and nobody plays yet.
+    infoLine(state.turn > 0 ? ui.t("mturn", { n: state.turn }) : null,
+      state.phase !== "setup" ? ui.t("active_is", { name: ui.name(state.active_seat) }) : null,
+      ui.t("deck_count", { n: state.deck_count }), ui.t("discard_count", { n: state.discard.length })),
     h("div", { class: "row phase-row" }, [phases(ui, state), lastRoll(ui)]),
     // A killed mobster's operations wait here for their new holder: each is picked like any card.
     state.reassigning ? h("div", { class: "notice reassigning" }, [h("p", {}, ui.t("reassigning")),

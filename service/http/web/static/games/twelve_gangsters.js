@@ -1,6 +1,6 @@
 // 12 Gangsters: each seat's hand of gangsters 1–12, the Boss, the successful and stopped piles, and each round's
 // reveal drawn as a moment: every seat's gangster under its name, what became of it and who stopped it.
-import { fedora, h, seatSection } from "../dom.js";
+import { fedora, h, infoLine, seatSection } from "../dom.js";
 
 export const EVENTS = ["boss_chosen", "gangster_played", "round_revealed", "boss_passed"].map((e) => `twelve_gangsters.${e}`);
 
@@ -141,9 +141,8 @@ export function breakdown(result, ui) {
 export function render(view, ui) {
   const state = view.state;
   return [
-    h("p", { class: "info" }, [
-      ui.t("round_of", { n: Math.min(state.round, state.rounds), total: state.rounds }), " · ",
-      state.boss === null ? "" : ui.t("boss_is", { name: ui.name(state.boss) })]),
+    infoLine(ui.t("round_of", { n: Math.min(state.round, state.rounds), total: state.rounds }),
+      state.boss === null ? null : ui.t("boss_is", { name: ui.name(state.boss) })),
     revealPanel(view, ui, state.last_round),
     h("div", { class: "seats" }, state.seats.map((seat) => seatPanel(view, ui, seat))),
     view.status === "finished" ? roundsPanel(ui, state.seats) : null,
