@@ -155,10 +155,24 @@ def play_to_the_end(
 ) -> int:
     """Click what `choose` picks until the game is over; how many clicks it took. Saves a screenshot of the table
     after `shot_after` clicks when SYNDICATE_SCREENSHOTS is set."""
+    clicks = play_until(page, choose, lambda: finished(page), timeout_s, shot, shot_after)
+    page.locator("#result").wait_for()
+    return clicks
+
+
+def play_until(
+    page: Page,
+    choose: Callable[[Page], bool],
+    done: Callable[[], bool],
+    timeout_s: float = 120,
+    shot: str | None = None,
+    shot_after: int = 5,
+) -> int:
+    """Click what `choose` picks until `done()`; how many clicks it took (see `play_to_the_end`)."""
     clicks = 0
     deadline = time.monotonic() + timeout_s
-    while not finished(page):
-        assert time.monotonic() < deadline, f"the game did not end in {timeout_s} s ({clicks} clicks)"
+    while not done():
+        assert time.monotonic() < deadline, f"not done in {timeout_s} s ({clicks} clicks)"
         try:
             clicked = choose(page)
         except PlaywrightError:  # the feed redrew the table under the click: look again
@@ -170,5 +184,4 @@ def play_to_the_end(
                 page.screenshot(path=str(Path(SHOTS) / f"{shot}.png"), full_page=True)
         else:
             page.wait_for_timeout(50)
-    page.locator("#result").wait_for()
     return clicks
