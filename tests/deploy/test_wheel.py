@@ -9,12 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from tests.deploy.test_container import ROOT, copied_paths
 
 
-@pytest.mark.timeout(180)
 def test_the_wheel_installs_and_runs_without_the_local_extra(tmp_path: Path) -> None:
     source = tmp_path / "src"  # what the image's build copies, and nothing else (and no build/ left in the tree)
     source.mkdir()

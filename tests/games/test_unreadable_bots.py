@@ -50,7 +50,7 @@ from games.table import bot_kinds
 from games.twelve_gangsters import bots as twelve_gangsters_bots
 from tests.games.helpers import apply, created, given
 
-pytestmark = pytest.mark.timeout(300)  # each ruleset's games with a searching bot are played before its tests
+pytestmark = pytest.mark.timeout(600)  # each ruleset's games with a searching bot are played before its tests
 
 Table = tables.Table[Any]
 Policy = Callable[[dict[str, Any], random.Random], mixing.Mixed]

@@ -79,7 +79,6 @@ CLICKS_WITHOUT = 281
 """What a whole game took a player clicking through the table before auto-pass (and before one-click discards)."""
 
 
-@pytest.mark.timeout(300)
 def test_auto_pass_plays_a_whole_game_in_far_fewer_clicks(client: tuple[Page, Watch], worker) -> None:
     page, _ = client
     quick, quick_clicks = whole_game(page, PASSED)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import random
 
-import pytest
 from playwright.sync_api import Page
 
 from tests.test_docs_browser import Watch
@@ -101,7 +100,6 @@ TURNS_CLICKED = 60
 keyboard."""
 
 
-@pytest.mark.timeout(240)
 def test_mobsters_is_played_by_clicking_cards_moves_and_keys(client: tuple[Page, Watch], worker) -> None:
     page, _ = client
     game_id = create_game(page, "mobsters", ["me", "smart"])

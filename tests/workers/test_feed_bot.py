@@ -189,7 +189,6 @@ class FeedBot:
         return None
 
 
-@pytest.mark.timeout(240)  # a Mobsters game is some 800 events, played by the bot and a worker on a busy machine
 @pytest.mark.parametrize("ruleset", list(GAMES))
 def test_the_guides_bot_plays_from_its_feed_alone_within_the_default_limits(
     ruleset: str, client_package: ModuleType, live_url: str, start_worker: Callable[[], Any]
