@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 import redis
 import requests
 from rq import Queue, Retry, SimpleWorker
@@ -92,13 +93,21 @@ def stopped_within(worker: subprocess.Popen[bytes], seconds: float) -> float:
     return time.monotonic() - began
 
 
-def test_an_idle_worker_logs_its_stop_on_sigterm_and_exits_0(
-    redis_client: redis.Redis, start_worker, tmp_path: Path
-) -> None:
+Logged = tuple[subprocess.Popen[bytes], Path]
+
+
+@pytest.fixture
+def logged_worker(redis_client: redis.Redis, start_worker, tmp_path: Path) -> Logged:
+    """A real worker waiting for jobs, and the file it logs to."""
     log = tmp_path / "worker.log"
     with log.open("wb") as out:
         worker = start_worker(environ=QUIET, stdout=out, stderr=subprocess.STDOUT)
     started(worker, redis_client, log)
+    return worker, log
+
+
+def test_an_idle_worker_logs_its_stop_on_sigterm_and_exits_0(logged_worker: Logged) -> None:
+    worker, log = logged_worker
     worker.send_signal(signal.SIGTERM)  # the worker alone, as `docker stop` signals a container's first process
     stopped_within(worker, 10)
     stopping, done = stop_lines(log)
@@ -108,12 +117,9 @@ def test_an_idle_worker_logs_its_stop_on_sigterm_and_exits_0(
 
 
 def test_a_worker_stopped_with_a_job_in_hand_finishes_it_first_and_says_so(
-    redis_client: redis.Redis, start_worker, tmp_path: Path
+    redis_client: redis.Redis, logged_worker: Logged
 ) -> None:
-    log = tmp_path / "worker.log"
-    with log.open("wb") as out:
-        worker = start_worker(environ=QUIET, stdout=out, stderr=subprocess.STDOUT)
-    started(worker, redis_client, log)
+    worker, log = logged_worker
     job = Queue(QUEUE, connection=redis_client).enqueue("time.sleep", 2, job_id="nap")
     wait_for(lambda: job.get_status() == JobStatus.STARTED, what="the worker to take the job")
     worker.send_signal(signal.SIGTERM)
@@ -132,12 +138,9 @@ def test_a_worker_stopped_with_a_job_in_hand_finishes_it_first_and_says_so(
 
 
 def test_a_second_sigterm_interrupts_the_job_in_hand_which_goes_back_to_its_queue(
-    redis_client: redis.Redis, start_worker, tmp_path: Path
+    redis_client: redis.Redis, logged_worker: Logged
 ) -> None:
-    log = tmp_path / "worker.log"
-    with log.open("wb") as out:
-        worker = start_worker(environ=QUIET, stdout=out, stderr=subprocess.STDOUT)
-    started(worker, redis_client, log)
+    worker, log = logged_worker
     job = Queue(QUEUE, connection=redis_client).enqueue("time.sleep", 60, job_id="long-nap", retry=Retry(max=1))
     wait_for(lambda: job.get_status() == JobStatus.STARTED, what="the worker to take the job")
     worker.send_signal(signal.SIGTERM)
