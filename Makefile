@@ -32,9 +32,9 @@ test: install lint typecheck
 
 .PHONY: test-web screenshots
 
-## Only the web client's browser tests (Playwright driving /usr/bin/chromium; two to three minutes).
+## Only the web client's browser tests (Playwright driving /usr/bin/chromium; some six minutes on two cores).
 test-web: install
-	$(BIN)/pytest tests/web
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal tests/web
 
 ## Play each game in the browser tests and save a screenshot of each table under docs/screenshots/.
 screenshots: install
