@@ -1,12 +1,14 @@
 """Every Lua script is given keys of one Redis Cluster slot only (a script may touch no other), whatever the
 game, the viewer or the read model: checked on every call made during whole games of every ruleset, their
 views, a join, players (registered, seated, quick-matched, told, rated), the tallies, a review made in steps and a
-rebuild. And the lobby and the ratings are written a few times a game, never once a move."""
+rebuild. And the lobby and the ratings are written a few times a game, never once a move (the lobby at most once a
+minute besides)."""
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
+import time
 from collections import Counter
 from typing import Any
 
@@ -85,6 +87,7 @@ def test_every_script_call_of_whole_games_keeps_to_one_slot(config: Config, reco
     api = ApiClient(create_app(config, services, TESTING=True).test_client())
     assert isinstance(services.jobs, scheduler.Scheduler)
     # A review judged a decision a step, by the test judge: its progress is kept between each two.
+    began = time.time()
     reviewing = dataclasses.replace(services, judge=scores_judge)
     workshop = jobs.Workshop(House(reviewing, stall_s=0.5, review_step_s=0), services.jobs)
     games = [
@@ -116,6 +119,8 @@ def test_every_script_call_of_whole_games_keeps_to_one_slot(config: Config, reco
     drain(recorder, workshop)
     assert api.http.get(f"/v1/games/{games[0].id}/review").status_code == 200
     rebuild_read_models(services)
+    minutes_begun = int(time.time() // 60) - int(began // 60)
+    """The lobby shows the minute of a game's last move: the first move of each new minute writes it again."""
 
     assert {name for name, _, _ in recorder.calls} == set(SCRIPTS) - NOT_IN_THESE_GAMES
     for name, given, _ in recorder.calls:
@@ -127,7 +132,7 @@ def test_every_script_call_of_whole_games_keeps_to_one_slot(config: Config, reco
         commits = sum(1 for name, given, _ in recorder.calls if name == "commit" and table.id in given[0])
         assert commits > 10
         # Created (and so started), finished, tallied; then once more by the rebuild.
-        assert lobby_writes[table.id] == 4
+        assert 4 <= lobby_writes[table.id] <= 4 + minutes_begun
     # Rated once, by id, at the tally (a rebuild folds the ratings anew, without this script).
     assert board_writes[rated.id] == 1
-    assert lobby_writes[joined.id] == 3  # created, joined (and so started), rebuilt
+    assert 3 <= lobby_writes[joined.id] <= 3 + minutes_begun  # created, joined (and so started), rebuilt
