@@ -385,7 +385,7 @@ class RedisEventStore:
         for _, version, documents in writes:
             if documents:
                 key_list, args = list(documents), [version, document_format, *document_args(documents)]
-                self._write_documents(key_list, args, client=batch.on(key_list[0]))
+                batch.script(self._write_documents, key_list, args)
         batch.execute()
 
     def progress(self, key: str) -> tuple[int, int, bytes] | None:

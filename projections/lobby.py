@@ -189,7 +189,7 @@ class RedisLobby(Entries):
         batch = Pipelines(self.redis)
         for change in changes:
             key_list, args = written(change.after)
-            self._write(key_list, args, client=batch.on(key_list[0]))
+            batch.script(self._write, key_list, args)
         batch.execute()
 
     def page(
