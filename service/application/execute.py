@@ -128,9 +128,12 @@ def execute(
     Without `loaded`, the game as this process last saw it, if it holds it, is tried first, without a load: a
     decision on it that the save accepts was made on the game as it stands (the save checks the version), and so
     was a first answer the save finds. A refusal, or nothing to do, may be an old state's answer: the game is
-    loaded and the command decided again, as if the request had come a moment later. A decision the save refuses
-    (another landed first) is the first attempt's, as if loaded: a move is decided again only within the wait it
-    was decided in (a duplicate of a round's last move never lands in the next round, even from another process)."""
+    loaded and the command decided again, as if the request had come a moment later. So is a decision the save
+    refuses because the game had moved on before the request came, by another process (the held game was behind).
+    One refused because a decision of this process landed meanwhile (a race) is the first attempt's, as if loaded:
+    a move is decided again only within the wait it was decided in, so a duplicate of a round's last move sent on
+    top of it never lands in the next round. Between processes, that holds as before for a process that loads the
+    game; one that held it (a wait behind, or current) decides the duplicate on the game as it stands."""
     acting = Acting(services, authorise, ask, timed, if_match, idempotent, answer, moot_if_refused)
     wait: int | None = None
     attempts = range(MAX_ATTEMPTS)
@@ -143,7 +146,8 @@ def execute(
         except Stale as stale:
             if if_match is not None:
                 raise VersionMismatchError("another move landed first") from None
-            wait, attempts = stale.wait, range(1, MAX_ATTEMPTS)
+            if overtaken(services, held):  # a decision of this process landed meanwhile: a race, as if loaded
+                wait, attempts = stale.wait, range(1, MAX_ATTEMPTS)
         except (RuleError, ApplicationError):
             pass
     for attempt in attempts:
@@ -159,6 +163,14 @@ def execute(
                 raise VersionMismatchError("another move landed first") from None
             wait = stale.wait
     raise too_busy()
+
+
+def overtaken(services: Services, held: Game) -> bool:
+    """Whether this process saved (or loaded) the game past `held` while a decision on `held` was being made: the
+    game moved after the request came. If not, the game may have moved before it came (by another process), and
+    the held game says nothing of the wait the request was sent in."""
+    now = services.repository.held(held.game_id)
+    return now is not None and now.version > held.version
 
 
 class Stale(Exception):
