@@ -25,6 +25,7 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import redis
@@ -73,9 +74,15 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--scale", type=float, default=env_float("BENCH_STORAGE_SCALE", 1), help="games x scale")
     parser.add_argument("--rebuilds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--against", type=Path, help="another checkout (with its .venv): its rebuild of the corpus, rounds alternating"
+    )
     args = parser.parse_args(argv)
     print("== Storage: Redis memory per finished game, and projection rebuild speed", flush=True)
-    say_command("benchmarks.storage", ["--scale", f"{args.scale:g}"])
+    say_command(
+        "benchmarks.storage",
+        ["--scale", f"{args.scale:g}", *(["--against", str(args.against)] if args.against else [])],
+    )
     rng = random.Random(args.seed)
     report: dict[str, Any] = {"memory": {}}
     with own_redis("everysec") as server:
@@ -134,6 +141,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             + ", ".join(f"{t:.2f}" for t in times)
             + ")"
         )
+        if args.against:
+            report["against"] = rebuild_against(args.against, server.url, total_events, args.rebuilds)
         profile_rebuild(inproc.rebuild, total_events)
         started = time.perf_counter()
         subprocess.run(
@@ -150,6 +159,44 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         )
         report["rebuild"] = {"events": total_events, "games": total_games, "seconds": best, "cli_seconds": cli}
     return report
+
+
+TIMED_REBUILD = (
+    "import sys, time, redis\n"
+    "from service.application.rebuild import rebuild_read_models\n"
+    "from service.bootstrap import bootstrap\n"
+    "services = bootstrap(client=redis.Redis.from_url(sys.argv[1]))\n"
+    "started = time.perf_counter()\n"
+    "rebuild_read_models(services)\n"
+    "print(time.perf_counter() - started)\n"
+)
+"""A rebuild timed in process as the in-process figure is, in a checkout's own interpreter (imports left out)."""
+
+
+def rebuild_against(against: Path, url: str, events: int, rounds: int) -> dict[str, float]:
+    """This checkout's rebuild and another's, of the same corpus in the same Redis, in alternate rounds."""
+    trees = {"this": Path.cwd(), "against": against.resolve()}
+    times: dict[str, list[float]] = {"this": [], "against": []}
+    for _ in range(rounds):
+        for name, tree in trees.items():
+            done = subprocess.run(
+                [str(tree / ".venv/bin/python"), "-c", TIMED_REBUILD, url],
+                cwd=tree,
+                check=True,
+                capture_output=True,
+                text=True,
+                timeout=600,
+            )
+            times[name].append(float(done.stdout.split()[-1]))
+    rates = {name: events / median(t) for name, t in times.items()}
+    runs = {name: ", ".join(f"{t:.2f}" for t in ts) for name, ts in times.items()}
+    print(
+        f"rebuild, this checkout against {against} (alternating, median of {rounds}): "
+        f"{rates['this']:,.0f} against {rates['against']:,.0f} events/s, x{rates['this'] / rates['against']:.2f}"
+        f" (runs {runs['this']} against {runs['against']} s)",
+        flush=True,
+    )
+    return rates
 
 
 def profile_rebuild(rebuild: Callable[[], object], events: int) -> None:

@@ -9,7 +9,15 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from events.envelope import GENESIS, Envelope, decode, encode
-from events.store import AnswerKey, Commit, Document, DuplicateRequestError, Loaded, StaleVersionError
+from events.store import (
+    AnswerKey,
+    Commit,
+    Document,
+    DocumentsAt,
+    DuplicateRequestError,
+    Loaded,
+    StaleVersionError,
+)
 
 
 @dataclass
@@ -72,6 +80,9 @@ class MemoryEventStore:
             log = self._games.get(game_id, _Game()).log
             return [decode(e) for e in log[after : None if limit is None else after + limit]]
 
+    def read_logs(self, game_ids: Sequence[str]) -> list[list[Envelope]]:
+        return [self.read(game_id) for game_id in game_ids]
+
     def wait_for(self, game_id: str, after: int, block_s: float, count: int) -> list[Envelope]:
         with self._changed:
             self._changed.wait_for(lambda: len(self._game(game_id).log) > after, timeout=block_s)
@@ -115,6 +126,10 @@ class MemoryEventStore:
                 old = stored.get(key)
                 if not (isinstance(old, tuple) and old[1] == document_format and old[0] == version):
                     self._documents[key] = self._kept(document, version, document_format)
+
+    def write_many_documents(self, document_format: int, writes: Sequence[DocumentsAt]) -> None:
+        for game_id, version, documents in writes:
+            self.write_documents(game_id, version, document_format, documents)
 
     def progress(self, key: str) -> tuple[int, int, bytes] | None:
         with self._changed:

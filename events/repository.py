@@ -8,8 +8,11 @@ was at a version. `seal` turns what the rules decided into envelopes chained by 
 
 from __future__ import annotations
 
+import dataclasses
 import re
+import threading
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -125,9 +128,30 @@ def seal(
     return Decision(before, Game(ruleset, table, envelopes[-1].hash, tokens), envelopes, list(events), command)
 
 
+HELD = 1024
+"""Games a repository holds as it last loaded or saved them: those its process acted on most lately (a 4-seat
+Mobsters table late in play is about 20 KiB of Python objects, so some 20 MiB at most)."""
+
+
 class GameRepository:
-    def __init__(self, store: EventStore) -> None:
+    def __init__(self, store: EventStore, held: int = HELD) -> None:
         self.store = store
+        self._held: OrderedDict[str, Game] = OrderedDict()
+        self._most_held = held
+        self._guard = threading.Lock()
+
+    def held(self, game_id: str) -> Game | None:
+        """The game as this repository last loaded or saved it, if it still holds it: current unless another
+        process (or another repository) has acted on it since, which only a save can tell (its version check)."""
+        with self._guard:
+            return self._held.get(game_id)
+
+    def _hold(self, game: Game) -> None:
+        with self._guard:
+            self._held[game.game_id] = game
+            self._held.move_to_end(game.game_id)
+            if len(self._held) > self._most_held:
+                self._held.popitem(last=False)
 
     def get(self, game_id: str, answer_key: AnswerKey | None = None) -> Game:
         """The game as it stands; NoSuchGameError if there is none."""
@@ -144,7 +168,9 @@ class GameRepository:
         else:  # no snapshot, or one derived by other rules: the log decides
             table = fold(ruleset, None, self.store.read(game_id))
         assert table is not None
-        return Game(ruleset, table, loaded.head_hash, loaded.token_hashes, loaded.answer)
+        game = Game(ruleset, table, loaded.head_hash, loaded.token_hashes)
+        self._hold(game)
+        return dataclasses.replace(game, answer=loaded.answer) if loaded.answer is not None else game
 
     def save(
         self,
@@ -170,6 +196,7 @@ class GameRepository:
                 documents=documents or {},
             )
         )
+        self._hold(dataclasses.replace(after, token_hashes={**after.token_hashes, **(token_hashes or {})}))
 
     def at(self, game: Game, version: int) -> Table[Any]:
         """The game's table as it was at `version` (1 to the game's version)."""

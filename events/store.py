@@ -23,6 +23,7 @@ import redis
 
 from events import keys
 from events.envelope import GENESIS, Envelope, decode, encode
+from events.pipelines import Pipelines
 from events.replication import Replication
 
 IDEMPOTENCY_TTL_S = 24 * 3600
@@ -33,6 +34,9 @@ as decode_responses is off, and each use says what it expects."""
 
 Document = bytes | Mapping[str, bytes]
 """A game document: one value, or fields by name (kept with the version and format they show)."""
+
+DocumentsAt = tuple[str, int, Mapping[str, Document]]
+"""A game's documents as of a version: the game, the version, the documents by key."""
 
 AnswerKey = tuple[str, str]
 """Whose request (a hash of the caller) and its `Idempotency-Key`: where its first answer is kept."""
@@ -102,6 +106,9 @@ class EventStore(Protocol):
     def read(self, game_id: str, after: int = 0, limit: int | None = None) -> list[Envelope]:
         """Events with version > `after`, oldest first, at most `limit` of them."""
 
+    def read_logs(self, game_ids: Sequence[str]) -> list[list[Envelope]]:
+        """Each game's whole log, in the order asked (a rebuild reads many at once)."""
+
     def wait_for(self, game_id: str, after: int, block_s: float, count: int) -> list[Envelope]:
         """Events with version > `after`, waiting up to `block_s` seconds for the first to land."""
 
@@ -121,6 +128,9 @@ class EventStore(Protocol):
         self, game_id: str, version: int, document_format: int, documents: Mapping[str, Document]
     ) -> None:
         """Store the game's documents as of `version`, unless newer ones of this format are there."""
+
+    def write_many_documents(self, document_format: int, writes: Sequence[DocumentsAt]) -> None:
+        """`write_documents` of many games at once (a rebuild's): each game's documents as of its version."""
 
     def progress(self, key: str) -> tuple[int, int, bytes] | None:
         """A game document that grows as a job works (a review's progress): its format, its length and its value;
@@ -334,6 +344,13 @@ class RedisEventStore:
         entries: Reply = self.redis.xrange(keys.events(game_id), f"{after + 1}-0", "+", count=limit)
         return [decode(fields[b"e"]) for _, fields in entries]
 
+    def read_logs(self, game_ids: Sequence[str]) -> list[list[Envelope]]:
+        batch = Pipelines(self.redis)
+        for game_id in game_ids:
+            stream = keys.events(game_id)
+            batch.on(stream).xrange(stream, "-", "+")
+        return [[decode(fields[b"e"]) for _, fields in entries] for entries in batch.execute()]
+
     def wait_for(self, game_id: str, after: int, block_s: float, count: int) -> list[Envelope]:
         landed: Reply = self.redis.xread({keys.events(game_id): f"{after}-0"}, count=count, block=int(block_s * 1000))
         return [decode(fields[b"e"]) for _, fields in landed[0][1]] if landed else []
@@ -362,6 +379,14 @@ class RedisEventStore:
         if documents:
             args = [version, document_format, *document_args(documents)]
             self._write_documents(keys=list(documents), args=args)
+
+    def write_many_documents(self, document_format: int, writes: Sequence[DocumentsAt]) -> None:
+        batch = Pipelines(self.redis)
+        for _, version, documents in writes:
+            if documents:
+                key_list, args = list(documents), [version, document_format, *document_args(documents)]
+                batch.script(self._write_documents, key_list, args)
+        batch.execute()
 
     def progress(self, key: str) -> tuple[int, int, bytes] | None:
         found: Reply = self.redis.hmget(key, ["format", "length", "value"])

@@ -459,7 +459,8 @@ def evolve(ruleset: Ruleset[S], table: Table[S] | None, event: Event, at: str = 
 
     The time is the envelope's, a fact of the log like the event: replaying the log gives the same table."""
     after = _evolve(ruleset, table, event, at)
-    return msgspec.structs.replace(after, moved_at=at) if at else after
+    # Most of a log is the game's own events, whose table is made with its time already (a copy less each).
+    return msgspec.structs.replace(after, moved_at=at) if at and after.moved_at != at else after
 
 
 def _evolve(ruleset: Ruleset[S], table: Table[S] | None, event: Event, at: str) -> Table[S]:
@@ -484,6 +485,8 @@ def _evolve(ruleset: Ruleset[S], table: Table[S] | None, event: Event, at: str) 
         )
     assert table is not None, "a game's first event is game_created"
     version = table.version + 1
+    if not isinstance(event, TABLE_EVENTS):  # most of a log: the game's own events
+        return _evolve_rules(ruleset, table, event, at, version)
     if isinstance(event, SeatJoined | SeatLeft | BotsSeated):  # the wait for players begins again
         seats = list(table.seats)
         if isinstance(event, BotsSeated):
@@ -525,6 +528,11 @@ def _evolve(ruleset: Ruleset[S], table: Table[S] | None, event: Event, at: str) 
         chosen = [*table.auto_pass, *[()] * (len(table.seats) - len(table.auto_pass))]
         chosen[event.seat] = event.decisions
         return msgspec.structs.replace(table, auto_pass=tuple(chosen), version=version, status_since=version)
+    raise AssertionError(f"a table event without its evolve: {event.type}")
+
+
+def _evolve_rules(ruleset: Ruleset[S], table: Table[S], event: Event, at: str, version: int) -> Table[S]:
+    """The table after one of the game's own events: the game's `evolve`, then the end and the wait."""
     assert table.rules is not None, "a game's own events follow game_started"
     rules = ruleset.evolve(table.rules, event)
     status = Status.FINISHED if ruleset.is_over(rules) else table.status
@@ -540,6 +548,7 @@ def _evolve(ruleset: Ruleset[S], table: Table[S] | None, event: Event, at: str) 
         ended_at=ended,
         wait_since=version if anew else table.wait_since,
         wait_started_at=at if anew else table.wait_started_at,
+        moved_at=at or table.moved_at,
     )
 
 
@@ -551,8 +560,24 @@ def waits_anew(ruleset: Ruleset[S], before: S, after: S) -> bool:
     their wait goes on. Where the same seat owes the same kind of decision again (each pick of a lone
     sharer), only the game can tell it is a new one: it says so in `Ruleset.renews_wait`. Nothing awaited,
     no wait."""
-    owed, owed_before = ruleset.awaiting(after), ruleset.awaiting(before)
+    owed_before = _awaiting(ruleset, before)  # in a fold, the `after` of the event before: worked out already
+    owed = _awaiting(ruleset, after)
     return bool(owed) and (not owed.items() <= owed_before.items() or ruleset.renews_wait(before, after))
+
+
+_awaited: tuple[Any, Mapping[int, str]] = (None, {})
+"""The last state `waits_anew` asked `awaiting` about, and the answer: a fold asks of each state twice, as the
+state after one event and then as the state before the next (the state is immutable; it is held, so it is the
+same object)."""
+
+
+def _awaiting(ruleset: Ruleset[S], state: S) -> Mapping[int, str]:
+    global _awaited
+    last, owed = _awaited
+    if last is not state:
+        owed = ruleset.awaiting(state)
+        _awaited = (state, owed)
+    return owed
 
 
 TABLE_SECRET_FIELDS: dict[type[Event], tuple[str, ...]] = {GameCreated: ("seed", "salt")}

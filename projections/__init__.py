@@ -16,12 +16,13 @@ A new read model is its module (a `GameDocument`, or a `ReadModel` kept in Redis
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import redis
 
+from events.envelope import Envelope
 from events.repository import Decision, Game, fold, ruleset_of
 from events.store import EventStore
 from games import table as tables
@@ -63,6 +64,17 @@ MODELS: tuple[Registration, ...] = (
 def patterns(registry: Iterable[Registration] = MODELS) -> tuple[str, ...]:
     """Every read model's Redis keys, as SCAN patterns: the games' documents, then the registry's."""
     return (*(d.key("*") for d in DOCUMENTS), *LATE_DOCUMENTS, *(p for r in registry for p in r.patterns))
+
+
+REBUILD_BATCH = 100
+"""Games a rebuild reads and writes together (their logs are held decoded meanwhile: a Mobsters log is ~700
+events)."""
+
+
+def tally_time(table: Table[Any], envelopes: Sequence[Envelope]) -> str:
+    """When the game was tallied, from its whole log ('' if it has not been): `Projections.tallied_at` without a
+    read."""
+    return envelopes[table.status_since - 1].at if table.tallied else ""
 
 
 class Projections:
@@ -181,31 +193,37 @@ class Projections:
         dropped = sum(model.drop() for model in self.models.values())
         return dropped + self.store.drop_documents([*(d.key("*") for d in self.game_documents), *LATE_DOCUMENTS])
 
-    def rebuild(self) -> int:
+    def rebuild(self, batch: int = REBUILD_BATCH) -> int:
         """Drop every read model and feed each game's last table to them all again, from its log alone (the ratings
-        fold every tallied game once, at the end). How many games."""
+        fold every tallied game once, at the end). `batch` games at a time: their logs read together, their
+        documents written together (a round trip each, not one a game). How many games."""
         self.drop()
         rebuilds = [model.rebuild() for model in self.models.values()]
+        game_ids = list(self.store.game_ids())
         count = 0
-        for game_id, ruleset, table in self.replayed():
-            self.store.write_documents(game_id, table.version, tables.FORMAT, self.documents(ruleset, table))
-            change = Change(ruleset, None, table, self.tallied_at(game_id, table))
-            for rebuild in rebuilds:
-                rebuild.add(change)
-            count += 1
+        for start in range(0, len(game_ids), batch):
+            replayed = list(self.replayed(game_ids[start : start + batch]))
+            written = [
+                (game_id, table.version, self.documents(ruleset, table)) for game_id, ruleset, table, _ in replayed
+            ]
+            self.store.write_many_documents(tables.FORMAT, written)
+            for _, ruleset, table, tallied_at in replayed:
+                change = Change(ruleset, None, table, tallied_at)
+                for rebuild in rebuilds:
+                    rebuild.add(change)
+            count += len(replayed)
         for rebuild in rebuilds:
             rebuild.finish()
         return count
 
-    def replayed(self) -> Iterator[tuple[str, Any, Table[Any]]]:
-        """Every game's rules and last table, folded from its log alone."""
-        for game_id in list(self.store.game_ids()):
-            envelopes = self.store.read(game_id)
+    def replayed(self, game_ids: Sequence[str]) -> Iterator[tuple[str, Any, Table[Any], str]]:
+        """These games' rules, last tables and tally times, from their logs alone (a game with none is left out)."""
+        for game_id, envelopes in zip(game_ids, self.store.read_logs(game_ids), strict=True):
             if envelopes:
                 ruleset = ruleset_of(envelopes[0])
                 table = fold(ruleset, None, envelopes)
                 assert table is not None
-                yield game_id, ruleset, table
+                yield game_id, ruleset, table, tally_time(table, envelopes)
 
 
 class TableOf:

@@ -17,9 +17,10 @@ import msgspec
 import redis
 
 from events.keys import PREFIX
+from events.pipelines import Pipelines
 from games.registry import RULESETS
 from games.table import Status, Table, bots_at, randomness, seat_views
-from projections.model import Applying, Change, Notice, ReadModel
+from projections.model import Applying, Batching, Change, Notice, ReadModel, Rebuild
 from projections.scan import drop
 
 STATUSES = tuple(str(s) for s in Status)
@@ -120,6 +121,17 @@ def entry(table: Table[Any]) -> dict[str, Any]:
     return found
 
 
+def written(table: Table[Any]) -> tuple[list[str], list[Any]]:
+    """The keys and arguments of the script that writes the game's entry and indexes as of this table."""
+    status, ruleset = str(table.status), table.ruleset
+    fresh = [index_key(s, r) for s in ("*", status) for r in ("*", ruleset)]
+    stale = [index_key(s, r) for s in STATUSES if s != status for r in ("*", ruleset)]
+    created = datetime.fromisoformat(table.created_at).timestamp() if table.created_at else 0
+    keys = [game_key(table.game_id), active_key(), *fresh, *stale]
+    args = [table.status_since, msgspec.json.encode(entry(table)), created, table.game_id, int(is_active(table))]
+    return keys, [*args, minute_of(table.moved_at)]
+
+
 def shows_a_change(before: Table[Any] | None, after: Table[Any]) -> bool:
     """Whether the lobby shows anything new after a decision: a new game, a seat taken, the start, the end,
     the tally, or the first move of a new minute. Any other move is not the lobby's business: an entry's `version`
@@ -165,7 +177,7 @@ class Entries(ABC):
         self.project(change.after)
         return ()
 
-    def rebuild(self) -> Applying:
+    def rebuild(self) -> Rebuild:
         return Applying(self)
 
     @abstractmethod
@@ -187,21 +199,18 @@ class RedisLobby(Entries):
         return drop(self.redis, PATTERNS)
 
     def project(self, table: Table[Any]) -> None:
-        status, ruleset = str(table.status), table.ruleset
-        fresh = [index_key(s, r) for s in ("*", status) for r in ("*", ruleset)]
-        stale = [index_key(s, r) for s in STATUSES if s != status for r in ("*", ruleset)]
-        created = datetime.fromisoformat(table.created_at).timestamp() if table.created_at else 0
-        self._write(
-            keys=[game_key(table.game_id), active_key(), *fresh, *stale],
-            args=[
-                table.status_since,
-                msgspec.json.encode(entry(table)),
-                created,
-                table.game_id,
-                int(is_active(table)),
-                minute_of(table.moved_at),
-            ],
-        )
+        self._write(*written(table))
+
+    def rebuild(self) -> Rebuild:
+        return Batching(self)
+
+    def apply_many(self, changes: Sequence[Change]) -> None:
+        """Every change's entry, in one round trip (a rebuild's)."""
+        batch = Pipelines(self.redis)
+        for change in changes:
+            key_list, args = written(change.after)
+            batch.script(self._write, key_list, args)
+        batch.execute()
 
     def page(
         self, status: str | None, ruleset: str | None, offset: int, limit: int

@@ -88,3 +88,27 @@ class Applying:
 
     def finish(self) -> None:
         return None
+
+
+class AppliesMany(Protocol):
+    def apply_many(self, changes: Sequence[Change]) -> None: ...
+
+
+class Batching:
+    """The rebuild of a model that writes many games' changes in one round trip (`apply_many`): the changes fed
+    are held until `size` of them are, then written together."""
+
+    def __init__(self, model: AppliesMany, size: int = 100) -> None:
+        self.model = model
+        self.size = size
+        self.held: list[Change] = []
+
+    def add(self, change: Change) -> None:
+        self.held.append(change)
+        if len(self.held) >= self.size:
+            self.finish()
+
+    def finish(self) -> None:
+        if self.held:
+            self.model.apply_many(self.held)
+            self.held = []

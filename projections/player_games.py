@@ -12,9 +12,10 @@ from typing import Any, Protocol
 import redis
 
 from events.keys import PREFIX
+from events.pipelines import Pipelines
 from games.table import Table
 from projections.lobby import shows_a_change
-from projections.model import Applying, Change, Notice, ReadModel
+from projections.model import Applying, Batching, Change, Notice, ReadModel, Rebuild
 from projections.scan import drop
 
 
@@ -45,7 +46,7 @@ class Seated(ABC):
     def fed_by(self, change: Change) -> bool:
         return shows_a_change(change.before, change.after)
 
-    def rebuild(self) -> Applying:
+    def rebuild(self) -> Rebuild:
         return Applying(self)
 
     @abstractmethod
@@ -58,12 +59,22 @@ class RedisPlayerGames(Seated):
 
     def apply(self, change: Change) -> Sequence[Notice]:
         """Added when seated, removed when it left."""
-        after = change.after
-        for player in seated(after):
-            self.redis.zadd(key(player), {after.game_id: created_at(after)})
-        for player in seated(change.before) - seated(after):
-            self.redis.zrem(key(player), after.game_id)
+        self.apply_many([change])
         return ()
+
+    def rebuild(self) -> Rebuild:
+        return Batching(self)
+
+    def apply_many(self, changes: Sequence[Change]) -> None:
+        """Every change's players' games, in one round trip per node."""
+        batch = Pipelines(self.redis)
+        for change in changes:
+            after = change.after
+            for player in seated(after):
+                batch.on(key(player)).zadd(key(player), {after.game_id: created_at(after)})
+            for player in seated(change.before) - seated(after):
+                batch.on(key(player)).zrem(key(player), after.game_id)
+        batch.execute()
 
     def drop(self) -> int:
         return drop(self.redis, PATTERNS)

@@ -35,12 +35,13 @@ from events.replication import NotReplicatedError
 from events.repository import Decision, Game, seal
 from events.store import AnswerKey, Document, DuplicateRequestError, StaleVersionError
 from games import table as tables
-from games.base import Event, IllegalMoveError, Ruleset
+from games.base import Event, IllegalMoveError, RuleError, Ruleset
 from games.commands import CloseWait, Command, CreateGame, decide
 from games.table import GameCreated, Seat, SeatJoined, SeatLeft
 from projections.views import VIEWS, field_of
 from service.application import tokens
 from service.application.errors import (
+    ApplicationError,
     ConcurrentModificationError,
     GameMovedOnError,
     IdempotencyKeyReusedError,
@@ -122,43 +123,108 @@ def execute(
 ) -> Acted:
     """Act on the game, as the module's docstring says. `timed`: a move, which the game's timing rule concerns;
     `loaded`: the game as the caller read it just now, for the first attempt; `moot_if_refused`: the house's own
-    command, which the rules refuse once the game has moved past it (nothing to do)."""
+    command, which the rules refuse once the game has moved past it (nothing to do).
+
+    Without `loaded`, the game as this process last saw it, if it holds it, is tried first, without a load: a
+    decision on it that the save accepts was made on the game as it stands (the save checks the version), and so
+    was a first answer the save finds. A refusal, or nothing to do, may be an old state's answer: the game is
+    loaded and the command decided again, as if the request had come a moment later. So is a decision the save
+    refuses because the game had moved on before the request came, by another process (the held game was behind).
+    One refused because a decision of this process landed meanwhile (a race) is the first attempt's, as if loaded:
+    a move is decided again only within the wait it was decided in, so a duplicate of a round's last move sent on
+    top of it never lands in the next round. Between processes, that holds as before for a process that loads the
+    game; one that held it (a wait behind, or current) decides the duplicate on the game as it stands."""
+    acting = Acting(services, authorise, ask, timed, if_match, idempotent, answer, moot_if_refused)
     wait: int | None = None
-    for attempt in range(MAX_ATTEMPTS):
+    attempts = range(MAX_ATTEMPTS)
+    held = services.repository.held(game_id) if loaded is None else None
+    if held is not None:
+        try:
+            acted = acting.attempt(held, None)
+            if acted.decision is not None or acted.answer is not None:
+                return acted
+        except Stale as stale:
+            if if_match is not None:
+                raise VersionMismatchError("another move landed first") from None
+            if overtaken(services, held):  # a decision of this process landed meanwhile: a race, as if loaded
+                wait, attempts = stale.wait, range(1, MAX_ATTEMPTS)
+        except (RuleError, ApplicationError):
+            pass
+    for attempt in attempts:
         game = (
             loaded
             if attempt == 0 and loaded
             else services.repository.get(game_id, idempotent.key if idempotent else None)
         )
-        seat = authorise(game)
+        try:
+            return acting.attempt(game, wait)
+        except Stale as stale:
+            if if_match is not None:
+                raise VersionMismatchError("another move landed first") from None
+            wait = stale.wait
+    raise too_busy()
+
+
+def overtaken(services: Services, held: Game) -> bool:
+    """Whether this process saved (or loaded) the game past `held` while a decision on `held` was being made: the
+    game moved after the request came. If not, the game may have moved before it came (by another process), and
+    the held game says nothing of the wait the request was sent in."""
+    now = services.repository.held(held.game_id)
+    return now is not None and now.version > held.version
+
+
+class Stale(Exception):
+    """Another decision landed before this attempt's; `wait` is the wait the attempt was decided in (a move's)."""
+
+    def __init__(self, wait: int | None) -> None:
+        super().__init__("another decision landed first")
+        self.wait = wait
+
+
+@dataclass(frozen=True)
+class Acting:
+    """What `execute` is asked: who asks, what, and how (its keyword arguments)."""
+
+    services: Services
+    authorise: Authorise
+    ask: Ask
+    timed: bool
+    if_match: int | None
+    idempotent: Idempotent | None
+    answer: Answer | None
+    moot_if_refused: bool
+
+    def attempt(self, game: Game, wait: int | None) -> Acted:
+        """One attempt on the game as given (steps 2 to 9): what it left, or Stale. `wait`: the wait a move's attempt
+        before this one was decided in (None: this is the first)."""
+        services, idempotent = self.services, self.idempotent
+        seat = self.authorise(game)
         if idempotent is not None and game.answer is not None:
             return Acted(game, answer=idempotent.first(game.answer))
-        command = ask(game, seat)
-        if timed:
+        command = self.ask(game, seat)
+        if self.timed:
             game = close_if_overdue(services, game)
             if wait is not None and game.table.wait_since != wait:
                 # Decided again only within the same wait: never carried into a round the caller has not seen.
                 raise GameMovedOnError("the game moved on before this move landed; look again")
-            wait = game.table.wait_since
-        if if_match is not None and if_match != game.version:
-            raise VersionMismatchError(f"If-Match names version {if_match}; the game is at version {game.version}")
+        if self.if_match is not None and self.if_match != game.version:
+            raise VersionMismatchError(f"If-Match names version {self.if_match}; the game is at version {game.version}")
         try:
             events = decide(game.ruleset, game.table, command)
         except IllegalMoveError:
-            if moot_if_refused:
+            if self.moot_if_refused:
                 return Acted(game)
             raise
         if not events:
             return Acted(game)
         try:
-            return save(services, sealed(services, game.ruleset, game, events, command, seat), idempotent, answer)
+            decision = sealed(services, game.ruleset, game, events, command, seat)
+            return save(services, decision, idempotent, self.answer)
         except StaleVersionError:
-            if if_match is not None:
-                raise VersionMismatchError("another move landed first") from None
+            raise Stale(game.table.wait_since if self.timed else None) from None
         except DuplicateRequestError as duplicate:
             assert idempotent is not None
             return Acted(game, answer=idempotent.first(duplicate.answer))
-    raise too_busy()
 
 
 def create(services: Services, ruleset: Ruleset[Any], command: CreateGame) -> Acted:

@@ -1,7 +1,9 @@
 """Requests are limited per caller, in budgets that honest play stays well within.
 
 Each budget is a fixed window of requests (the `limits` library's notation, `3000 per minute`), counted in Redis
-by one script a budget, one round trip each:
+(so every worker of every process shares it) by one script a budget, all of a request's in one round trip, and in
+memory only: a count is not written to the append-only file, so it costs no fsync, and a restart or a failover
+forgets the windows under way. The budgets:
 - `token`: each bearer token (a seat's or a player's) over the requests that send it: a bot at full speed in the
   fastest game stays far below it (docs/api.md says the numbers);
 - `address`: each client address over all its requests that send a token, whatever the token: made-up tokens,
@@ -29,6 +31,7 @@ from flask import Flask, Response, g, request
 from limits import parse
 from redis.cluster import RedisCluster
 
+from events.pipelines import Pipelines
 from service.http.errors import RateLimitedError
 
 log = logging.getLogger(__name__)
@@ -56,7 +59,11 @@ OPEN = frozenset(
 
 # KEYS[1]: the counter. ARGV: what to add (negative: give back), the window in ms. Answers the count and the
 # milliseconds left in the window. A window starts with its first request; nothing is given back to a window gone.
+# The counter is kept in memory only: its writes go neither to the append-only file nor to replicas (REPL_NONE),
+# so a count is no write Redis must fsync before it answers, as a move is. A restart or a failover forgets the
+# windows under way (each budget starts afresh: at most one window's worth more is let through).
 _COUNT = """
+redis.set_repl(redis.REPL_NONE)
 local cost = tonumber(ARGV[1])
 if cost < 0 and redis.call('EXISTS', KEYS[1]) == 0 then return {0, 0} end
 local n = redis.call('INCRBY', KEYS[1], cost)
@@ -146,9 +153,17 @@ class RateLimit:
             return [(self.open, address)]
         return [(self.anonymous, address)]
 
-    def count(self, budget: Budget, key: str, cost: int) -> Count:
-        spent, left_ms = self._count(keys=[f"{PREFIX}:{budget.name}:{{{key}}}"], args=[cost, budget.window_s * 1000])
-        return Count(budget, int(spent), max(1, math.ceil(int(left_ms) / 1000)) if left_ms > 0 else budget.window_s)
+    def count(self, budgets: list[tuple[Budget, str]], cost: int) -> list[Count]:
+        """Add `cost` to each budget's counter, in one round trip (per Redis node, on a cluster)."""
+        batch = Pipelines(self.redis)
+        for budget, key in budgets:
+            counter = f"{PREFIX}:{budget.name}:{{{key}}}"
+            batch.script(self._count, [counter], [cost, budget.window_s * 1000])
+        counts = []
+        for (budget, _), (spent, left_ms) in zip(budgets, batch.execute(), strict=True):
+            reset_in = max(1, math.ceil(int(left_ms) / 1000)) if left_ms > 0 else budget.window_s
+            counts.append(Count(budget, int(spent), reset_in))
+        return counts
 
     def check(self) -> None:
         """Count the request against each of its budgets; RateLimitedError (429) once over one, with when to come
@@ -157,7 +172,7 @@ class RateLimit:
             return
         budgets = self.budgets()
         try:
-            counts = [self.count(budget, key, 1) for budget, key in budgets]
+            counts = self.count(budgets, 1)
         except redis.RedisError as error:  # fail open: an outage is answered by the routes that need Redis
             log.warning("rate limit not counted: %s", error)
             return
@@ -175,7 +190,7 @@ class RateLimit:
         budgets, counts = found
         if response.status_code == 304:
             try:
-                counts = [self.count(budget, key, -1) for budget, key in budgets]
+                counts = self.count(budgets, -1)
             except redis.RedisError as error:
                 log.warning("rate limit not given back: %s", error)
         if "RateLimit-Limit" not in response.headers:

@@ -54,18 +54,38 @@ NOT_IN_THESE_GAMES: set[str] = set()
 NAMES = {hashlib.sha1(text.encode()).hexdigest(): name for name, text in SCRIPTS.items()}
 
 
-class ScriptRecorder(redis.Redis):
-    """The redis-py client, noting the keys and arguments of every script call it made (a call that found the
-    script not loaded yet is made again by redis-py, and counted once)."""
+Calls = list[tuple[str, list[str], list[Any]]]
 
-    calls: list[tuple[str, list[str], list[Any]]]
+
+def note(calls: Calls, sha: str, numkeys: int, keys_and_args: tuple[Any, ...]) -> None:
+    given = [k.decode() if isinstance(k, bytes) else str(k) for k in keys_and_args[:numkeys]]
+    if any(k.startswith("syndicate:") for k in given):
+        calls.append((NAMES.get(sha, sha), given, list(keys_and_args[numkeys:])))
+
+
+class ScriptRecorder(redis.Redis):
+    """The redis-py client, noting the keys and arguments of every script call it made, alone or in a pipeline (a
+    call that found the script not loaded yet is made again by redis-py, and counted once)."""
+
+    calls: Calls
 
     def evalsha(self, sha: str, numkeys: int, *keys_and_args: Any) -> Any:  # type: ignore[override]
         reply = super().evalsha(sha, numkeys, *keys_and_args)
-        given = [k.decode() if isinstance(k, bytes) else str(k) for k in keys_and_args[:numkeys]]
-        if any(k.startswith("syndicate:") for k in given):
-            self.calls.append((NAMES.get(sha, sha), given, list(keys_and_args[numkeys:])))
+        note(self.calls, sha, numkeys, keys_and_args)
         return reply
+
+    def pipeline(self, transaction: bool = True, shard_hint: Any = None) -> RecordingPipeline:
+        pipe = RecordingPipeline(self.connection_pool, self.response_callbacks, transaction, shard_hint)
+        pipe.calls = self.calls
+        return pipe
+
+
+class RecordingPipeline(redis.client.Pipeline):
+    calls: Calls
+
+    def evalsha(self, sha: str, numkeys: int, *keys_and_args: Any) -> Any:  # type: ignore[override]
+        note(self.calls, sha, numkeys, keys_and_args)
+        return super().evalsha(sha, numkeys, *keys_and_args)
 
 
 @pytest.fixture

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -152,6 +153,23 @@ def test_a_value_is_written_again_beside_fields_of_the_same_version(store: Event
     store.write_documents("g", 1, 3, {VIEWS: {"spectator": b"s"}, RESULT: b"r"})
     assert store.value(RESULT) == b"r"
     assert store.drop_documents(["syndicate:game:{*}:views", "syndicate:game:{*}:result"]) == 2
+
+
+def test_many_logs_are_read_and_many_games_documents_written_at_once_by_the_same_rules(store: EventStore) -> None:
+    store.commit(commit([envelope(1), envelope(2)], 0))
+    other = dataclasses.replace(commit([envelope(1)], 0), game_id="h")
+    store.commit(other)
+    logs = store.read_logs(["h", "none", "g"])
+    assert [[e.version for e in log] for log in logs] == [[1], [], [1, 2]]
+    assert logs[2] == store.read("g")
+    other_views = "syndicate:game:{h}:views"
+    store.write_documents("g", 2, 3, {VIEWS: {"spectator": b"new"}})
+    store.write_many_documents(
+        3, [("g", 1, {VIEWS: {"spectator": b"old"}, RESULT: b"r"}), ("h", 1, {other_views: {"0": b"h"}})]
+    )
+    assert store.fields(VIEWS) == (2, 3, {"spectator": b"new"})  # a later one stays, and its game writes nothing
+    assert store.value(RESULT) is None
+    assert store.current_field("h", other_views, "0", 3) == b"h"
 
 
 PROGRESS = "syndicate:game:{g}:review-progress"

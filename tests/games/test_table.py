@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from typing import Any
 
@@ -213,3 +214,33 @@ def test_no_eligible_seat_means_no_winner() -> None:
     assert result.winners == ()
     assert result.tie_break is None
     assert result.details == {"why": "all dead"}
+
+
+# --- a fold ---------------------------------------------------------------------------------------------------
+
+
+def test_a_fold_asks_what_each_state_awaits_once_and_finds_the_same_waits() -> None:
+    from games.cash_n_guns import RULESET as CASH_N_GUNS
+    from games.table import TABLE_EVENTS, evolve, play
+
+    events: list[Event] = list(create(CASH_N_GUNS, "game-1", [Seat(name=n) for n in "ABCD"], {}, 7, "salt"))
+    table = given(CASH_N_GUNS, events)
+    while table.status is Status.IN_PROGRESS:
+        seat = min(CASH_N_GUNS.awaiting(table.rules))
+        decided = play(CASH_N_GUNS, table, seat, CASH_N_GUNS.legal_moves(table.rules, seat)[0])
+        table = apply(CASH_N_GUNS, table, decided)
+        events += decided
+    asked: list[object] = []
+
+    def awaiting(state: Any) -> dict[int, str]:
+        asked.append(state)
+        return CASH_N_GUNS.awaiting(state)
+
+    counted = dataclasses.replace(CASH_N_GUNS, awaiting=awaiting)
+    folded: Table[Any] | None = None
+    for event in events:
+        folded = evolve(counted, folded, event)
+    game_events = sum(not isinstance(e, TABLE_EVENTS) for e in events)
+    assert game_events > 50
+    assert len(asked) == game_events + 1  # each state once: the one the game started in, then one per event
+    assert folded == table  # the same waits (wait_since, wait_started_at) as the fold made as it went

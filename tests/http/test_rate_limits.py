@@ -10,11 +10,14 @@ import time
 import uuid
 
 import pytest
+import redis
 from flask import Flask
 from flask.testing import FlaskClient
 
 from service.config import Config
 from service.http.app import create_app
+from service.http.ratelimit import token_key
+from service.ops.redis_server import RedisServer
 from tests.client import ApiClient, Table, assert_problem
 
 UNLIMITED = "100000 per minute"
@@ -134,6 +137,26 @@ def test_no_token_reaches_the_counters_keys(config: Config, api: ApiClient, redi
     keys = [key.decode() for key in redis_client.scan_iter("syndicate:rate:*")]
     assert len([k for k in keys if ":token:" in k]) == tokens
     assert not any(token in key for key in keys for token in sent)
+
+
+def test_a_count_is_shared_by_every_process_and_never_written_to_disk(
+    config: Config, api: ApiClient, redis_server: RedisServer, redis_client: redis.Redis
+) -> None:
+    # Two apps: two gunicorn workers, or two API processes on one Redis. Their counts add up.
+    one, other = (limited(config, rate_limit="4 per minute", rate_limit_token="3 per minute") for _ in range(2))
+    http = [one.test_client(), other.test_client()]
+    assert [http[i % 2].get("/v1/rulesets").status_code for i in range(5)] == [200, 200, 200, 200, 429]
+    table = api.create(players=3)
+    token = seat_token(api, table, 0)
+    seated = [http[i % 2].get(f"/v1/games/{table.id}", headers=bearer(token)) for i in range(4)]
+    assert [r.status_code for r in seated] == [200, 200, 200, 429]
+    assert seated[2].headers["RateLimit-Remaining"] == "0"
+    # The game is on disk (appendfsync), the token's counter only in memory: a restart forgets its window.
+    counter = f"syndicate:rate:token:{{{token_key(token)}}}".encode()
+    assert redis_client.get(counter) == b"4"
+    logged = b"".join(f.read_bytes() for f in redis_server.data_dir.glob("appendonly*"))
+    assert table.id.encode() in logged
+    assert counter not in logged
 
 
 def test_the_web_page_is_never_refused_as_json(config: Config) -> None:

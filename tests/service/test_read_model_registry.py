@@ -11,7 +11,7 @@ import msgspec
 import redis
 
 from projections import MODELS, Projections, Registration
-from projections.model import Applying, Change, Notice
+from projections.model import Applying, Batching, Change, Notice
 from projections.scan import drop
 from service.application import play
 from service.application.callers import Caller
@@ -106,3 +106,21 @@ def test_a_read_model_registered_alone_is_kept_and_rebuilt_in_memory() -> None:
 def test_a_read_model_registered_alone_is_kept_and_rebuilt_in_redis(redis_client: redis.Redis) -> None:
     services = bootstrap(client=redis_client)
     check(with_registry(services, Projections.on_redis(redis_client, services.repository.store, REGISTRY)))
+
+
+def test_a_batching_rebuild_writes_every_change_fed_a_batch_at_a_time() -> None:
+    written: list[list[int]] = []
+
+    class Writes:
+        def apply_many(self, changes: Sequence[Change]) -> None:
+            written.append([c.after.version for c in changes])
+
+    services = Services.in_memory()
+    game = services.repository.get(play_a_game(services))
+    rebuild = Batching(Writes(), size=2)
+    for _ in range(5):
+        rebuild.add(Change(game.ruleset, None, game.table, ""))
+    assert len(written) == 2
+    rebuild.finish()
+    rebuild.finish()  # nothing held: nothing written
+    assert written == [[game.version] * 2, [game.version] * 2, [game.version]]
