@@ -129,13 +129,14 @@ def execute(
     decision on it that the save accepts was made on the game as it stands (the save checks the version), and so
     was a first answer the save finds. A refusal, or nothing to do, may be an old state's answer: the game is
     loaded and the command decided again, as if the request had come a moment later. So is a decision the save
-    refuses because the game had moved on before the request came, by another process (the held game was behind).
-    One refused because a decision of this process landed meanwhile (a race) is the first attempt's, as if loaded:
-    a move is decided again only within the wait it was decided in, so a duplicate of a round's last move sent on
-    top of it never lands in the next round. Between processes, that holds as before for a process that loads the
-    game; one that held it (a wait behind, or current) decides the duplicate on the game as it stands."""
+    refuses, with one proviso for a move: as if the game had been loaded when the request came, the move is
+    decided again only if the game's wait as it stands began before then (`arrived`: when the held game's decision
+    was sealed, a moment after the request came); one that began since (another decision landed meanwhile, in this
+    process or another) is a round the sender has not seen, and a duplicate of a round's last move never lands in
+    the next round."""
     acting = Acting(services, authorise, ask, timed, if_match, idempotent, answer, moot_if_refused)
     wait: int | None = None
+    arrived: str | None = None
     attempts = range(MAX_ATTEMPTS)
     held = services.repository.held(game_id) if loaded is None else None
     if held is not None:
@@ -146,8 +147,7 @@ def execute(
         except Stale as stale:
             if if_match is not None:
                 raise VersionMismatchError("another move landed first") from None
-            if overtaken(services, held):  # a decision of this process landed meanwhile: a race, as if loaded
-                wait, attempts = stale.wait, range(1, MAX_ATTEMPTS)
+            arrived, attempts = stale.at, range(1, MAX_ATTEMPTS)
         except (RuleError, ApplicationError):
             pass
     for attempt in attempts:
@@ -157,28 +157,22 @@ def execute(
             else services.repository.get(game_id, idempotent.key if idempotent else None)
         )
         try:
-            return acting.attempt(game, wait)
+            return acting.attempt(game, wait, arrived)
         except Stale as stale:
             if if_match is not None:
                 raise VersionMismatchError("another move landed first") from None
-            wait = stale.wait
+            wait, arrived = stale.wait, None
     raise too_busy()
 
 
-def overtaken(services: Services, held: Game) -> bool:
-    """Whether this process saved (or loaded) the game past `held` while a decision on `held` was being made: the
-    game moved after the request came. If not, the game may have moved before it came (by another process), and
-    the held game says nothing of the wait the request was sent in."""
-    now = services.repository.held(held.game_id)
-    return now is not None and now.version > held.version
-
-
 class Stale(Exception):
-    """Another decision landed before this attempt's; `wait` is the wait the attempt was decided in (a move's)."""
+    """Another decision landed before this attempt's; `wait` is the wait the attempt was decided in (a move's), `at`
+    when it was decided."""
 
-    def __init__(self, wait: int | None) -> None:
+    def __init__(self, wait: int | None, at: str) -> None:
         super().__init__("another decision landed first")
         self.wait = wait
+        self.at = at
 
 
 @dataclass(frozen=True)
@@ -194,15 +188,18 @@ class Acting:
     answer: Answer | None
     moot_if_refused: bool
 
-    def attempt(self, game: Game, wait: int | None) -> Acted:
+    def attempt(self, game: Game, wait: int | None, arrived: str | None = None) -> Acted:
         """One attempt on the game as given (steps 2 to 9): what it left, or Stale. `wait`: the wait a move's attempt
-        before this one was decided in (None: this is the first)."""
+        before this one was decided in (None: this is the first); `arrived`: when the request came, if its first
+        attempt was on a held game the save found stale (a move is decided only in a wait begun before then)."""
         services, idempotent = self.services, self.idempotent
         seat = self.authorise(game)
         if idempotent is not None and game.answer is not None:
             return Acted(game, answer=idempotent.first(game.answer))
         command = self.ask(game, seat)
         if self.timed:
+            if arrived is not None and game.table.wait_started_at > arrived:  # (both UTC ISO 8601, to the ms)
+                raise GameMovedOnError("the game moved on before this move landed; look again")
             game = close_if_overdue(services, game)
             if wait is not None and game.table.wait_since != wait:
                 # Decided again only within the same wait: never carried into a round the caller has not seen.
@@ -221,7 +218,7 @@ class Acting:
             decision = sealed(services, game.ruleset, game, events, command, seat)
             return save(services, decision, idempotent, self.answer)
         except StaleVersionError:
-            raise Stale(game.table.wait_since if self.timed else None) from None
+            raise Stale(game.table.wait_since if self.timed else None, decision.envelopes[0].at) from None
         except DuplicateRequestError as duplicate:
             assert idempotent is not None
             return Acted(game, answer=idempotent.first(duplicate.answer))

@@ -1,19 +1,22 @@
 """A process acts on the game as it last loaded or saved it, without loading it again, and a game another process
 moved meanwhile is loaded and decided again: no move is refused, lost or doubled for it. Two `bootstrap`s on one
-Redis stand for two processes (two gunicorn workers, or the API and a worker). A duplicate racing a round's last
-move in one process is held to the wait it was sent in by tests/http/test_concurrency.py."""
+Redis stand for two processes (two gunicorn workers, or the API and a worker). A move is decided again only in a
+wait that began before it came, as if loaded then: a duplicate of a round's last move never lands in the next round."""
 
 from __future__ import annotations
 
+import dataclasses
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
 import redis
 
 from events import keys
+from games.table import utc_iso
 from service.application import play, seating
 from service.application.callers import Caller
-from service.application.errors import InvalidTokenError
+from service.application.errors import GameMovedOnError, InvalidTokenError
 from service.application.services import Services
 from service.bootstrap import bootstrap
 
@@ -108,3 +111,22 @@ def test_an_idempotent_move_sent_again_gets_its_first_answer_from_a_process_hold
         again = move(services, game_id, tokens[0], 5, idempotency_key="k1")
         assert again.document == first.document
     assert redis_client.xlen(keys.events(game_id)) == first.version
+
+
+def test_a_move_held_a_wait_behind_whose_next_wait_began_after_it_came_is_refused_not_carried_on(
+    redis_client: redis.Redis,
+) -> None:
+    one, other = bootstrap(client=redis_client), bootstrap(client=redis_client)
+    game_id, tokens = new_game(one)
+    move(one, game_id, tokens[0], 5)  # `one` holds round 1, seats 1 and 2 still to choose
+    move(other, game_id, tokens[1], 6)
+    move(other, game_id, tokens[2], 7)  # round 2 begins
+    began = datetime.fromisoformat(other.repository.get(game_id).table.wait_started_at)
+    version = redis_client.xlen(keys.events(game_id))
+    # Seat 2's move sent again to `one` (a duplicate of round 1's last), which it got a moment before round 2 began:
+    # decided on round 1 there, refused by the save, and not carried into a round its sender had not seen.
+    came_before = dataclasses.replace(one, clock=lambda: utc_iso(began - timedelta(milliseconds=5)))
+    with pytest.raises(GameMovedOnError):
+        move(came_before, game_id, tokens[2], 8)
+    assert redis_client.xlen(keys.events(game_id)) == version
+    assert chosen(redis_client, game_id) == [False] * 3

@@ -17,7 +17,7 @@ import pytest
 import redis
 import requests
 from rq import Queue, Retry, SimpleWorker
-from rq.job import JobStatus
+from rq.job import Job, JobStatus
 
 from service.ops.redis_server import RedisServer, free_port
 from service.worker.scheduler import QUEUE
@@ -83,7 +83,12 @@ def started(worker: subprocess.Popen[bytes], redis_client: redis.Redis, log: Pat
         ours = [w for w in SimpleWorker.all(connection=redis_client) if w.pid == worker.pid]
         return bool(ours) and ours[0].get_state() == "idle" and Queue(QUEUE, connection=redis_client).count == 0
 
-    wait_for(idle, what="the worker to wait for jobs")
+    def swept() -> bool:  # the sweep of this hour's period (SYNDICATE_SWEEP_S), queued as the worker starts
+        hour = int(time.time() // 3600)
+        found = Job.fetch_many([f"sweep-{hour}", f"sweep-{hour - 1}"], connection=redis_client)
+        return any(job is not None and job.get_status() == JobStatus.FINISHED for job in found)
+
+    wait_for(lambda: swept() and idle(), what="the worker to sweep, then wait for jobs")
 
 
 def stopped_within(worker: subprocess.Popen[bytes], seconds: float) -> float:
