@@ -77,7 +77,9 @@ class StateView(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     turn: Annotated[int, Meta(description="the current turn, from 1")]
     turns: Annotated[int, Meta(description="how many turns the game has")]
     phase: Annotated[Phase, Meta(description="the phase of the turn")]
-    godfather: Annotated[int, Meta(description="the Godfather's seat")]
+    godfather: Annotated[
+        int, Meta(description="the Godfather's seat (0 at turn 0, before the first Godfather is chosen)")
+    ]
     table_loot: Annotated[list[str], Meta(description="the loot card ids on the table")]
     godfather_token_available: Annotated[
         bool, Meta(description="whether the New Godfather token may be taken this turn")

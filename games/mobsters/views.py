@@ -59,7 +59,7 @@ class StateView(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """The turn, its phase and active seat, the deck's size, the discard pile and every seat; the deck's
     order once the game is over."""
 
-    turn: Annotated[int, Meta(description="the current turn, from 1")]
+    turn: Annotated[int, Meta(description="the current turn, from 1; 0 during the setup, before the first turn")]
     phase: Annotated[Phase, Meta(description="the phase of the turn")]
     active_seat: Annotated[int, Meta(description="the seat whose turn it is")]
     attendance_rule: Annotated[bool, Meta(description="whether the attendance rule is on")]
