@@ -24,7 +24,7 @@ from typing import Any, Protocol
 import msgspec
 import redis
 
-from benchmarks.common import RATE_LIMIT
+from benchmarks.common import ADMISSION_S, GAMES_HELD, RATE_LIMIT
 from service.config import every_rate_limit
 
 
@@ -131,6 +131,8 @@ class Wsgi:
         self.redis_url = redis_url
         os.environ["REDIS_URL"] = redis_url
         os.environ.update(every_rate_limit(RATE_LIMIT))
+        # One address starts every game, as with the HTTP benchmarks' service (`service_config`).
+        os.environ.update(SYNDICATE_GAMES_PER_ADDRESS=str(GAMES_HELD), SYNDICATE_ADMISSION_S=str(ADMISSION_S))
         wsgi = importlib.reload(sys.modules["service.wsgi"]) if "service.wsgi" in sys.modules else None
         wsgi = wsgi or importlib.import_module("service.wsgi")
         self.http = wsgi.app.test_client()
