@@ -129,11 +129,11 @@ def execute(
     decision on it that the save accepts was made on the game as it stands (the save checks the version), and so
     was a first answer the save finds. A refusal, or nothing to do, may be an old state's answer: the game is
     loaded and the command decided again, as if the request had come a moment later. So is a decision the save
-    refuses, with one proviso for a move: as if the game had been loaded when the request came, the move is
-    decided again only if the game's wait as it stands began before then (`arrived`: when the held game's decision
-    was sealed, a moment after the request came); one that began since (another decision landed meanwhile, in this
-    process or another) is a round the sender has not seen, and a duplicate of a round's last move never lands in
-    the next round."""
+    refuses, with one proviso for a move: as if the game had been loaded when the request came, it is decided again
+    only in the wait it was decided in if a decision of this process overtook it (a race), and else only if the
+    game's wait as it stands began before it was decided (`arrived`: when the held game's decision was sealed, a
+    moment after the request came; another process's decision began it). A wait begun since is a round the sender
+    has not seen: a duplicate of a round's last move never lands in the next round."""
     acting = Acting(services, authorise, ask, timed, if_match, idempotent, answer, moot_if_refused)
     wait: int | None = None
     arrived: str | None = None
@@ -147,7 +147,11 @@ def execute(
         except Stale as stale:
             if if_match is not None:
                 raise VersionMismatchError("another move landed first") from None
-            arrived, attempts = stale.at, range(1, MAX_ATTEMPTS)
+            attempts = range(1, MAX_ATTEMPTS)
+            if overtaken(services, held):  # a decision of this process landed meanwhile: a race, as if loaded
+                wait = stale.wait
+            else:  # moved by another process, before or after the request came: its decision's time tells
+                arrived = stale.at
         except (RuleError, ApplicationError):
             pass
     for attempt in attempts:
@@ -163,6 +167,12 @@ def execute(
                 raise VersionMismatchError("another move landed first") from None
             wait, arrived = stale.wait, None
     raise too_busy()
+
+
+def overtaken(services: Services, held: Game) -> bool:
+    """Whether this process saved (or loaded) the game past `held` while a decision on `held` was being made."""
+    now = services.repository.held(held.game_id)
+    return now is not None and now.version > held.version
 
 
 class Stale(Exception):
