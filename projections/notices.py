@@ -18,6 +18,7 @@ import msgspec
 import redis
 
 from events.keys import PREFIX
+from events.pipelines import Pipelines
 from games import table as tables
 from games.base import Ruleset
 from games.table import Status, Table
@@ -125,9 +126,15 @@ class RedisNotices:
         self._tell = client.register_script(_TELL)
 
     def tell(self, told: Sequence[Notice], at: str) -> None:
+        """One round trip per node for a decision's notices, not one apiece: a round's new wait tells every
+        player seated at once. A player's notices share its node's pipeline, so they land in the order told."""
+        if not told:
+            return
+        batch = Pipelines(self.redis)
         for player, key, notice in told:
             data = encode(msgspec.structs.replace(notice, at=at))
-            self._tell(keys=[feed_key(player), sent_key(player)], args=[key, data, FEED_LENGTH])
+            batch.script(self._tell, [feed_key(player), sent_key(player)], [key, data, FEED_LENGTH])
+        batch.execute()
 
     def last_id(self, player: str) -> str:
         """The id of the last notice kept ('0' for none)."""

@@ -54,10 +54,14 @@ def register_player(services: Services, name: str) -> tuple[Player, str, str]:
     return services.players.commit(None, [registered, issued]), token_id, token
 
 
-def authenticate(services: Services, token: str) -> Player:
-    """The player a token belongs to; InvalidTokenError for a token unknown or revoked."""
+def authenticate(services: Services, token: str, read: Player | None = None) -> Player:
+    """The player a token belongs to; InvalidTokenError for a token unknown or revoked. `read`: the player as
+    the request read it already (its state, at most a round trip old); any other player is read afresh."""
     player_id, token_id, _ = token.split(".", 2)
-    player = services.players.get(player_id) if tokens.GAME_ID.fullmatch(player_id) else None
+    if read is not None and read.player_id == player_id:
+        player: Player | None = read
+    else:
+        player = services.players.get(player_id) if tokens.GAME_ID.fullmatch(player_id) else None
     if player is None or not token_matches(player, token_id, tokens.digest(token)):
         raise InvalidTokenError("this player token is unknown or revoked")
     return player

@@ -24,6 +24,9 @@ class Caller:
     token: str | None = None
     seat: int | None = None
     by: By | None = None
+    player: Player | None = None
+    """The player a player token names, as read ahead with the request's rate-limit counts (one round trip for
+    both): the token is still checked against it, never taken on its word."""
 
     @property
     def key(self) -> str:
@@ -53,9 +56,12 @@ def seat_holder(game: Game, seat: int) -> str:
     return f"player:{player}" if player else game.token_hashes.get(seat, "")
 
 
-def player_of(services: Services, token: str | None) -> Player | None:
-    """The registered player whose token this is; None for no token or a seat token."""
-    return accounts.authenticate(services, token) if token is not None and accounts.is_player_token(token) else None
+def player_of(services: Services, token: str | None, read: Player | None = None) -> Player | None:
+    """The registered player whose token this is; None for no token or a seat token (`read`: its player as read
+    already, which spares reading it again)."""
+    if token is None or not accounts.is_player_token(token):
+        return None
+    return accounts.authenticate(services, token, read)
 
 
 def account_of(services: Services, token: str | None) -> Player | None:

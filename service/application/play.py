@@ -201,7 +201,7 @@ def make_move(
 ) -> Moved:
     """Apply the caller's move. A retry with the same idempotency key and body gets the first answer (`loaded`:
     the game as the caller just read it, for the first attempt; the save still finds a first answer)."""
-    player = player_of(services, caller.token)  # once, not on every attempt
+    player = player_of(services, caller.token, caller.player)  # once, not on every attempt
 
     def authorise(game: Game) -> int | None:
         return caller.seat if caller.token is None else seat_of(services, game, caller.token, player)

@@ -10,7 +10,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from service.application.services import Services
 from service.bootstrap import bootstrap
 from service.config import Config
-from service.http import context, docs, hygiene, parsing, telemetry, web
+from service.http import auth, context, docs, hygiene, parsing, telemetry, web
 from service.http.openapi.document import OPTIONAL_TOKEN, ProblemResponses, complete, document_games
 from service.http.problems import ProblemApi
 from service.http.ratelimit import RateLimit
@@ -61,6 +61,7 @@ def create_app(config: Config | None = None, services: Services | None = None, *
         address=config.rate_limit_address,
         anonymous_=config.rate_limit,
         open_=config.rate_limit_open,
+        read_ahead=auth.player_state,
     ).install(app)
     api = ProblemApi(app, spec_kwargs={"extra_plugins": [ProblemResponses()]}, complete=complete)
     parsing.install(app, api)

@@ -8,10 +8,13 @@ from typing import TypeVar
 
 from flask import request
 
+from events import keys
+from events.player_store import decode_player
 from players.state import Player
-from service.application import callers
+from service.application import accounts, callers, tokens
+from service.application.callers import Caller
 from service.application.errors import InvalidRequestError, InvalidTicketError, InvalidTokenError
-from service.http.ratelimit import caller_key
+from service.http.ratelimit import caller_key, read_ahead
 
 T = TypeVar("T")
 
@@ -24,6 +27,25 @@ def bearer_token() -> str | None:
     if scheme.lower() != "bearer" or not token.strip():
         raise InvalidTokenError("send the seat token as 'Authorization: Bearer <token>'")
     return token.strip()
+
+
+def player_state(token: str) -> str | None:
+    """The key of the player a player token names: a seated request reads it first, so the rate limit reads it
+    ahead, in its own round trip (service/http/ratelimit.py)."""
+    player_id = token.partition(".")[0]
+    return (
+        keys.player_state(player_id)
+        if accounts.is_player_token(token) and tokens.GAME_ID.fullmatch(player_id)
+        else None
+    )
+
+
+def seated_caller(token: str) -> Caller:
+    """Who sends a seated request: its token, and the token's player if read ahead (the use case checks the token
+    against it, as against a player it read itself)."""
+    key = player_state(token)
+    raw = read_ahead(key) if key is not None else None
+    return Caller(token=token, player=decode_player(raw) if raw else None)
 
 
 def holder_of(player: Player | None) -> str:

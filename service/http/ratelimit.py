@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -122,6 +123,12 @@ def sent_token() -> str | None:
     return token.strip() or None if scheme.lower() == "bearer" else None
 
 
+def read_ahead(key: str) -> bytes | None:
+    """What the request's first round trip read at `key`; None if it was not read ahead (or holds nothing)."""
+    found: tuple[str, bytes | None] | None = g.get("read_ahead")
+    return found[1] if found is not None and found[0] == key else None
+
+
 def client_for(storage_url: str) -> Any:
     """A client for the counters' Redis: the games' (a cluster spreads the counters over its masters)."""
     options: dict[str, Any] = {"socket_timeout": TIMEOUT_S, "socket_connect_timeout": TIMEOUT_S}
@@ -131,13 +138,26 @@ def client_for(storage_url: str) -> Any:
 
 
 class RateLimit:
-    def __init__(self, storage_url: str, token: str, address: str, anonymous_: str, open_: str) -> None:
+    """`read_ahead`: for a request's bearer token, the key of what the request will read first, if anything (the
+    state of the player a player token names): read in the same round trip as the counts, and kept for the request
+    (`read_ahead()`), so a player's move pays no round trip more than a seat's."""
+
+    def __init__(
+        self,
+        storage_url: str,
+        token: str,
+        address: str,
+        anonymous_: str,
+        open_: str,
+        read_ahead: Callable[[str], str | None] = lambda token: None,
+    ) -> None:
         self.token = Budget.of("token", token, "with this token")
         self.address = Budget.of("address", address, "with tokens from this address")
         self.anonymous = anonymous(anonymous_)
         self.open = Budget.of("open", open_, "creating, joining or registering without a token from this address")
         self.redis = client_for(storage_url)
         self._count = self.redis.register_script(_COUNT)
+        self.ahead = read_ahead
 
     def install(self, app: Flask) -> None:
         app.before_request(self.check)
@@ -153,14 +173,20 @@ class RateLimit:
             return [(self.open, address)]
         return [(self.anonymous, address)]
 
-    def count(self, budgets: list[tuple[Budget, str]], cost: int) -> list[Count]:
-        """Add `cost` to each budget's counter, in one round trip (per Redis node, on a cluster)."""
+    def count(self, budgets: list[tuple[Budget, str]], cost: int, read: str | None = None) -> list[Count]:
+        """Add `cost` to each budget's counter, in one round trip (per Redis node, on a cluster); with them, read
+        the key `read` for the request."""
         batch = Pipelines(self.redis)
         for budget, key in budgets:
             counter = f"{PREFIX}:{budget.name}:{{{key}}}"
             batch.script(self._count, [counter], [cost, budget.window_s * 1000])
+        if read is not None:
+            batch.on(read).get(read)
+        replies = batch.execute()
+        if read is not None:
+            g.read_ahead = (read, replies.pop())
         counts = []
-        for (budget, _), (spent, left_ms) in zip(budgets, batch.execute(), strict=True):
+        for (budget, _), (spent, left_ms) in zip(budgets, replies, strict=True):
             reset_in = max(1, math.ceil(int(left_ms) / 1000)) if left_ms > 0 else budget.window_s
             counts.append(Count(budget, int(spent), reset_in))
         return counts
@@ -171,8 +197,9 @@ class RateLimit:
         if request.endpoint in EXEMPT or request.method == "OPTIONS":
             return
         budgets = self.budgets()
+        token = sent_token()
         try:
-            counts = self.count(budgets, 1)
+            counts = self.count(budgets, 1, self.ahead(token) if token is not None else None)
         except redis.RedisError as error:  # fail open: an outage is answered by the routes that need Redis
             log.warning("rate limit not counted: %s", error)
             return

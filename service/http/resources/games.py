@@ -10,11 +10,10 @@ from flask.views import MethodView
 from flask_smorest.pagination import PaginationParameters
 
 from service.application import accounts, callers, play, queries, seating
-from service.application.callers import Caller
 from service.application.errors import InvalidTokenError, VersionMismatchError
 from service.application.execute import Acted
 from service.http import hygiene, schemas
-from service.http.auth import bearer_token, holder_of
+from service.http.auth import bearer_token, holder_of, seated_caller
 from service.http.context import services
 from service.http.openapi import examples
 from service.http.openapi.document import PLAYER_OR_ANONYMOUS, SEAT, SEAT_OR_SPECTATOR, VERSION_TAG
@@ -116,7 +115,7 @@ class MoveResource(MethodView):
         if token is None:
             raise InvalidTokenError("a move needs the seat token: 'Authorization: Bearer <token>'")
         if_match = parse_if_match(headers.get("if_match"))
-        caller = Caller(token=token)
+        caller = seated_caller(token)
         moved = play.make_move(services(), game_id, caller, body, if_match, headers.get("idempotency_key"))
         return json_answer(moved.document, ETag=hygiene.etag(moved.version, moved.seat))
 

@@ -1,0 +1,81 @@
+"""A registered player's move costs no more trips to Redis than an anonymous seat's: the request's first round trip
+(its rate-limit counts) reads the player's state too, and the notices one decision makes for every player seated
+go out together. The player read ahead is never taken on its word: the token is checked against it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+import redis.connection
+
+from players.state import Player
+from service.application import accounts
+from service.application.errors import InvalidTokenError
+from service.application.services import Services
+from tests.client import ApiClient, Table
+from tests.players.helpers import bearer, create, join
+
+
+@contextmanager
+def round_trips() -> Iterator[list[int]]:
+    """How many round trips redis-py makes while the block runs (each command sent, or pipeline, is one)."""
+    counted = [0]
+    original = redis.connection.AbstractConnection.send_packed_command
+
+    def send(self: Any, command: Any, check_health: bool = True) -> None:
+        counted[0] += 1
+        original(self, command, check_health)
+
+    redis.connection.AbstractConnection.send_packed_command = send  # type: ignore[method-assign]
+    try:
+        yield counted
+    finally:
+        redis.connection.AbstractConnection.send_packed_command = original  # type: ignore[method-assign]
+
+
+def trips_per_move(api: ApiClient, table: Table, tokens: list[str]) -> list[int]:
+    """Each move's round trips over a whole 3-seat game, every seat playing gangster r in round r."""
+    trips = []
+    for card in range(1, 13):
+        for token in tokens:
+            with round_trips() as counted:
+                response = api.http.post(
+                    f"/v1/games/{table.id}/moves", json={"type": "play", "card": card}, headers=bearer(token)
+                )
+            assert response.status_code == 200, response.json
+            trips.append(counted[0])
+    return trips
+
+
+def test_a_players_move_makes_no_round_trip_more_than_a_seats(api: ApiClient) -> None:
+    anonymous = api.create(players=3)
+    seats = trips_per_move(api, anonymous, [anonymous.tokens[s] for s in range(3)])
+    players = [api.register(f"Mover{i}") for i in range(3)]
+    table = create(api, players[0], [{"player": "me"}, {"open": True}, {"open": True}])
+    for token in players[1:]:
+        join(api, table, token)
+    theirs = trips_per_move(api, table, players)
+    # Each round's last move begins a wait: it tells every player seated that a decision is due, in one trip.
+    told = [1 if i % 3 == 2 else 0 for i in range(36)]
+    expected = [trips + extra for trips, extra in zip(seats, told, strict=True)]
+    assert theirs[:-1] == expected[:-1]
+    assert theirs[-1] <= expected[-1]  # the last ends the game: an anonymous one frees its address's place too
+
+
+def test_a_player_read_ahead_is_checked_against_the_token(services: Services) -> None:
+    _, _, token = accounts.register_player(services, "Reader")
+    _, _, other = accounts.register_player(services, "Other")
+    mine = accounts.authenticate(services, token)
+    theirs = accounts.authenticate(services, other)
+    # The token of another player is not made good by a player read ahead: its own player is read.
+    assert accounts.authenticate(services, other, read=mine) == theirs
+    # A token its player does not hold is refused, read ahead or not.
+    forged = f"{mine.player_id}.{token.split('.')[1]}.not-the-secret"
+    with pytest.raises(InvalidTokenError):
+        accounts.authenticate(services, forged, read=mine)
+    revoked = Player(player_id=mine.player_id, name=mine.name, created_at=mine.created_at, version=mine.version)
+    with pytest.raises(InvalidTokenError):
+        accounts.authenticate(services, token, read=revoked)
