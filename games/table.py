@@ -20,6 +20,7 @@ from msgspec import UNSET, Meta, UnsetType
 from games import bots
 from games.base import (
     EVERYONE,
+    SPECTATOR,
     Event,
     FormatRefusal,
     IllegalMoveError,
@@ -756,16 +757,22 @@ def you_type(own: type[msgspec.Struct]) -> type[msgspec.Struct]:
 def view(ruleset: Ruleset[Any], table: Table[Any], viewer: Viewer, house: bool = False) -> GameView:
     """The game as a viewer may see it: public state, who is awaited, and the viewer's own seat. A resigned
     seat is offered no moves (none would be taken from it), but the house, which plays it, is (`house`)."""
+    return seen_by(ruleset, table, public_view(ruleset, table), viewer, house)
+
+
+def views(ruleset: Ruleset[Any], table: Table[Any]) -> tuple[GameView, list[GameView]]:
+    """The spectator's view and each seat's: what all of them show alike is worked out once."""
+    public = public_view(ruleset, table)
+    seats = [seen_by(ruleset, table, public, seat) for seat in range(len(table.seats))]
+    return seen_by(ruleset, table, public, SPECTATOR), seats
+
+
+def public_view(ruleset: Ruleset[Any], table: Table[Any]) -> GameView:
+    """What every viewer's view shows alike: all but the game's own state and the viewer's seat."""
     finished = table.status is Status.FINISHED
     started = table.rules is not None
     due = deadline_at(ruleset, table)
     awaited = sorted((ruleset.awaiting(table.rules) if started else {}).items())
-    you: msgspec.Struct | UnsetType = UNSET
-    if isinstance(viewer, int):
-        playable = started and not finished and (house or viewer not in table.resigned)
-        moves = ruleset.legal_moves(table.rules, viewer) if playable else []
-        own = msgspec.structs.astuple(ruleset.you(table.rules, viewer)) if started else ()
-        you = you_type(ruleset.you_view)(viewer, *own, legal_moves=moves)
     return GameView(
         game_id=table.game_id,
         ruleset=table.ruleset,
@@ -785,14 +792,29 @@ def view(ruleset: Ruleset[Any], table: Table[Any], viewer: Viewer, house: bool =
         waiting_since=table.wait_since if started else None,
         time_limit_s=time_limit(ruleset, table),
         bots_at=bots_at(table) or UNSET,
-        # a finished game is public, down to every hand
-        state=ruleset.view(table.rules, EVERYONE if finished else viewer) if started else None,
+        state=None,
         rematch=table.rematch or UNSET,
         rematch_of=table.rematch_of or UNSET,
         seed=table.seed if finished else UNSET,
         salt=table.salt if finished else UNSET,
-        you=you,
     )
+
+
+def seen_by(
+    ruleset: Ruleset[Any], table: Table[Any], public: GameView, viewer: Viewer, house: bool = False
+) -> GameView:
+    """`public` (the table's `public_view`) with what `viewer` sees of the game's state, and of its own seat."""
+    finished = table.status is Status.FINISHED
+    started = table.rules is not None
+    you: msgspec.Struct | UnsetType = UNSET
+    if isinstance(viewer, int):
+        playable = started and not finished and (house or viewer not in table.resigned)
+        moves = ruleset.legal_moves(table.rules, viewer) if playable else []
+        own = msgspec.structs.astuple(ruleset.you(table.rules, viewer)) if started else ()
+        you = you_type(ruleset.you_view)(viewer, *own, legal_moves=moves)
+    # a finished game is public, down to every hand
+    state = ruleset.view(table.rules, EVERYONE if finished else viewer) if started else None
+    return msgspec.structs.replace(public, state=state, you=you)
 
 
 def plain_view(ruleset: Ruleset[Any], table: Table[Any], viewer: Viewer, house: bool = False) -> dict[str, Any]:

@@ -10,7 +10,7 @@ import msgspec
 
 from events.keys import PREFIX
 from games import table as tables
-from games.base import SPECTATOR, Ruleset
+from games.base import Ruleset
 from games.table import Table
 
 SPECTATOR_FIELD = "spectator"
@@ -25,10 +25,8 @@ def field_of(seat: int | None) -> str:
 
 def render(ruleset: Ruleset[Any], table: Table[Any]) -> dict[str, bytes]:
     """Every viewer's view of the table, encoded."""
-    views = {SPECTATOR_FIELD: encode(tables.view(ruleset, table, SPECTATOR))}
-    for seat in range(len(table.seats)):
-        views[field_of(seat)] = encode(tables.view(ruleset, table, seat))
-    return views
+    spectator, seats = tables.views(ruleset, table)
+    return {SPECTATOR_FIELD: encode(spectator)} | {field_of(seat): encode(seen) for seat, seen in enumerate(seats)}
 
 
 class Views:
