@@ -1,0 +1,193 @@
+"""How an envelope is kept in its game's stream, and read back: the stored form, not the logical one.
+
+Each stream entry has one field, whose name says its form:
+
+- `e`: the envelope as JSON (`envelope.encode`), every field named and every hash in hex: how every event was
+  stored before the compact form. Such entries are never rewritten; they read as they always did.
+- `c`: the compact form, a MessagePack array of the fields in a fixed order (`_Compact`): the hashes, the nonce
+  and the command id as raw bytes, the time as milliseconds since the epoch, no game id (the stream's key names
+  the game) and no `prev_hash` when it is the hash of the entry before (always, for a game the service played).
+
+Either way the rest of the code sees the same `Envelope` (hex strings, the ISO time): every hash is computed over
+that logical envelope, so the hash chain, the audit and the export do not depend on how an event is kept. A field
+the compact form cannot say exactly as it was (a time not written the service's way, a nonce or a hash that does not
+round-trip through bytes) is kept as the string it was; an envelope MessagePack cannot hold at all (an integer
+beyond 64 bits) is kept as JSON.
+
+A `prev_hash` left out is recovered from the entry before, so a read that starts after version N reads entry N
+as well (`envelopes`); a game's first event links to `GENESIS`.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+from collections.abc import Iterable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import msgspec
+
+from events.envelope import GENESIS, Envelope
+from events.envelope import decode as decode_json
+from events.envelope import encode as encode_json
+
+JSON = b"e"
+"""The field of an envelope kept as JSON."""
+
+COMPACT = b"c"
+"""The field of an envelope kept in the compact form."""
+
+Entry = tuple[bytes, bytes]
+"""A stream entry's one field: its name and its value."""
+
+
+class _Compact(msgspec.Struct, array_like=True):
+    """The compact form's fields, in the order they are kept. A field typed `Any` is bytes when it round-trips
+    through bytes (hex, base64url), else the string it was; `prev_hash` and `game_id` are left out (trailing) when
+    they are implied."""
+
+    version: int
+    type: str
+    schema_version: int
+    payload: dict[str, Any]
+    seat: int | None
+    command_id: Any
+    command: dict[str, Any] | None
+    at: int | str
+    nonce: Any
+    hash: Any
+    prev_hash: Any = None
+    """None: the hash of the entry before (GENESIS for the first)."""
+    game_id: str | None = None
+    """None: the game the stream's key names."""
+
+
+_encode_msgpack = msgspec.msgpack.Encoder().encode
+_decode_compact = msgspec.msgpack.Decoder(_Compact).decode
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+MILLISECOND = timedelta(milliseconds=1)
+
+
+@functools.lru_cache(maxsize=4096)
+def _time_of(ms: int) -> str:
+    """Milliseconds since the epoch as the service writes a time (games.table.utc_iso): `2026-12-01T07:42:20.123Z`.
+    Cached: a batch's events share their time, and a rebuild reads each game's in order."""
+    return (EPOCH + ms * MILLISECOND).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+@functools.lru_cache(maxsize=256)
+def _ms_of(at: str) -> int | str:
+    """The time as milliseconds since the epoch if that gives it back exactly, else the string itself."""
+    try:
+        moment = datetime.fromisoformat(at)
+    except ValueError:
+        return at
+    if moment.tzinfo is None:
+        return at
+    ms = (moment - EPOCH) // MILLISECOND
+    return ms if _time_of(ms) == at else at
+
+
+def _from_hex(text: str | None) -> bytes | str | None:
+    """Lowercase hex as its bytes; anything else (None, other text) as it is."""
+    if text is None:
+        return None
+    try:
+        raw = bytes.fromhex(text)
+    except ValueError:
+        return text
+    return raw if raw.hex() == text else text
+
+
+def _from_base64(text: str) -> bytes | str:
+    """Unpadded base64url (a nonce) as its bytes; anything else as it is."""
+    try:
+        raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except ValueError:
+        return text
+    return raw if _base64(raw) == text else text
+
+
+def _base64(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+
+def _hex(value: Any) -> Any:
+    return value.hex() if isinstance(value, bytes) else value
+
+
+def compact(envelope: Envelope, game_id: str, linked: bool) -> Entry:
+    """The entry that keeps `envelope` in game `game_id`'s stream; `linked`: its `prev_hash` is the hash of the
+    entry before it there, and is left out."""
+    fields: list[Any] = [
+        envelope.version,
+        envelope.type,
+        envelope.schema_version,
+        envelope.payload,
+        envelope.seat,
+        _from_hex(envelope.command_id),
+        envelope.command,
+        _ms_of(envelope.at),
+        _from_base64(envelope.nonce),
+        _from_hex(envelope.hash),
+    ]
+    if envelope.game_id != game_id:
+        fields += [None if linked else _from_hex(envelope.prev_hash), envelope.game_id]
+    elif not linked:
+        fields.append(_from_hex(envelope.prev_hash))
+    try:
+        return COMPACT, _encode_msgpack(fields)
+    except (OverflowError, msgspec.EncodeError):
+        return JSON, encode_json(envelope)
+
+
+def decoded(game_id: str, entry: Entry, prev: str | None) -> Envelope:
+    """The envelope an entry keeps; `prev`: the hash of the entry before (None if not known: then the entry must
+    say its own, as every JSON one does)."""
+    field, value = entry
+    if field == JSON:
+        return decode_json(value)
+    if field != COMPACT:
+        raise ValueError(f"a stream entry of unknown form {field!r}")
+    kept = _decode_compact(value)
+    prev_hash = _hex(kept.prev_hash) if kept.prev_hash is not None else prev
+    if prev_hash is None:
+        raise ValueError(f"event {kept.version} links to the entry before it, which was not read")
+    return Envelope(
+        game_id=kept.game_id if kept.game_id is not None else game_id,
+        version=kept.version,
+        type=kept.type,
+        schema_version=kept.schema_version,
+        payload=kept.payload,
+        seat=kept.seat,
+        command_id=_hex(kept.command_id),
+        command=kept.command,
+        at=_time_of(kept.at) if isinstance(kept.at, int) else kept.at,
+        prev_hash=prev_hash,
+        nonce=_base64(kept.nonce) if isinstance(kept.nonce, bytes) else kept.nonce,
+        hash=_hex(kept.hash),
+    )
+
+
+def envelopes(game_id: str, entries: Iterable[Entry], after: int = 0) -> list[Envelope]:
+    """The envelopes of version > `after` among consecutive entries of one stream, oldest first. A read after
+    version N > 0 gives entry N first, if there is one: only its hash is used, as the next one's `prev_hash`."""
+    prev: str | None = GENESIS if after == 0 else None
+    out: list[Envelope] = []
+    for entry in entries:
+        if prev is None and not out:
+            before = decoded(game_id, entry, "")  # its own link is not needed
+            if before.version <= after:
+                prev = before.hash
+                continue
+        envelope = decoded(game_id, entry, prev)
+        out.append(envelope)
+        prev = envelope.hash
+    return out
+
+
+def entries_in(reply: Iterable[tuple[Any, Any]]) -> list[Entry]:
+    """A stream read's entries (XRANGE, XREAD: id and fields by name) as entries."""
+    return [next(iter(fields.items())) for _, fields in reply]
