@@ -21,6 +21,7 @@ as well (`envelopes`); a game's first event links to `GENESIS`.
 from __future__ import annotations
 
 import base64
+import binascii
 import functools
 from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
@@ -110,8 +111,12 @@ def _from_base64(text: str) -> bytes | str:
     return raw if _base64(raw) == text else text
 
 
+_URLSAFE = bytes.maketrans(b"+/", b"-_")
+
+
 def _base64(raw: bytes) -> str:
-    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+    """Unpadded base64url, as `secrets.token_urlsafe` writes it (binascii: a rebuild decodes one an event)."""
+    return binascii.b2a_base64(raw, newline=False).translate(_URLSAFE).rstrip(b"=").decode()
 
 
 def _hex(value: Any) -> Any:
@@ -155,6 +160,7 @@ def decoded(game_id: str, entry: Entry, prev: str | None) -> Envelope:
     prev_hash = _hex(kept.prev_hash) if kept.prev_hash is not None else prev
     if prev_hash is None:
         raise ValueError(f"event {kept.version} links to the entry before it, which was not read")
+    command_id, at, nonce, hash_ = kept.command_id, kept.at, kept.nonce, kept.hash
     return Envelope(
         game_id=kept.game_id if kept.game_id is not None else game_id,
         version=kept.version,
@@ -162,12 +168,12 @@ def decoded(game_id: str, entry: Entry, prev: str | None) -> Envelope:
         schema_version=kept.schema_version,
         payload=kept.payload,
         seat=kept.seat,
-        command_id=_hex(kept.command_id),
+        command_id=command_id.hex() if type(command_id) is bytes else command_id,
         command=kept.command,
-        at=_time_of(kept.at) if isinstance(kept.at, int) else kept.at,
+        at=_time_of(at) if isinstance(at, int) else at,
         prev_hash=prev_hash,
-        nonce=_base64(kept.nonce) if isinstance(kept.nonce, bytes) else kept.nonce,
-        hash=_hex(kept.hash),
+        nonce=_base64(nonce) if type(nonce) is bytes else nonce,
+        hash=hash_.hex() if type(hash_) is bytes else hash_,
     )
 
 
