@@ -100,14 +100,16 @@ class MemoryEventStore:
     def _kept(document: Document, version: int, document_format: int) -> bytes | tuple[int, int, dict[str, bytes]]:
         return document if isinstance(document, bytes) else (version, document_format, dict(document))
 
-    def current_field(self, game_id: str, key: str, name: str, document_format: int) -> bytes | None:
+    def current_fields(
+        self, game_id: str, key: str, names: Sequence[str], document_format: int
+    ) -> dict[str, bytes] | None:
         with self._changed:
             found = self._documents.get(key)
             if not isinstance(found, tuple):
                 return None
             version, stored_format, fields = found
             current = version == len(self._games.get(game_id, _Game()).log) and stored_format == document_format
-            return fields.get(name) if current else None
+            return {name: fields[name] for name in names if name in fields} if current else None
 
     def fields(self, key: str) -> tuple[int, int, dict[str, bytes]]:
         with self._changed:

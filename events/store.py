@@ -116,8 +116,11 @@ class EventStore(Protocol):
     def token_hashes(self, game_id: str) -> dict[int, str]:
         """Each human seat's token hash."""
 
-    def current_field(self, game_id: str, key: str, name: str, document_format: int) -> bytes | None:
-        """A field of a game document, if the document shows the game's last version in `document_format`."""
+    def current_fields(
+        self, game_id: str, key: str, names: Sequence[str], document_format: int
+    ) -> dict[str, bytes] | None:
+        """Those of `names` a game document has, if it shows the game's last version in `document_format` (None if
+        it does not): all as of one version."""
 
     def fields(self, key: str) -> tuple[int, int, dict[str, bytes]]:
         """A game document's fields, with the version and format they show (0, 0 and none if there are none)."""
@@ -254,12 +257,19 @@ end
 return 1
 """
 
-# A field of a document, if the document shows the game's last version in this format. KEYS: the document, the
-# game's events. ARGV: the field, the format.
-_CURRENT_FIELD = """
-local found = redis.call('HMGET', KEYS[1], 'version', ARGV[1], 'format')
-if found[2] and tonumber(found[1]) == redis.call('XLEN', KEYS[2]) and found[3] == ARGV[2] then return found[2] end
-return false
+# Fields of a document, if the document shows the game's last version in this format: each field's name and value,
+# those it has. KEYS: the document, the game's events. ARGV: the format, then the fields.
+_CURRENT_FIELDS = """
+local found = redis.call('HMGET', KEYS[1], 'version', 'format', unpack(ARGV, 2))
+if not (tonumber(found[1]) == redis.call('XLEN', KEYS[2]) and found[2] == ARGV[1]) then return false end
+local fields = {}
+for k = 2, #ARGV do
+  if found[k + 1] then
+    fields[#fields + 1] = ARGV[k]
+    fields[#fields + 1] = found[k + 1]
+  end
+end
+return fields
 """
 
 
@@ -308,7 +318,7 @@ class RedisEventStore:
         self._load = client.register_script(_LOAD)
         self._commit = client.register_script(_COMMIT)
         self._write_documents = client.register_script(_WRITE_DOCUMENTS)
-        self._current_field = client.register_script(_CURRENT_FIELD)
+        self._current_fields = client.register_script(_CURRENT_FIELDS)
         self._write_progress = client.register_script(_WRITE_PROGRESS)
 
     def load(self, game_id: str, answer_key: AnswerKey | None = None) -> Loaded:
@@ -397,9 +407,13 @@ class RedisEventStore:
         hashes: Reply = self.redis.hgetall(keys.tokens(game_id))
         return {int(seat): digest.decode() for seat, digest in hashes.items()}
 
-    def current_field(self, game_id: str, key: str, name: str, document_format: int) -> bytes | None:
-        found = self._current_field(keys=[key, keys.events(game_id)], args=[name, document_format])
-        return found or None
+    def current_fields(
+        self, game_id: str, key: str, names: Sequence[str], document_format: int
+    ) -> dict[str, bytes] | None:
+        found = self._current_fields(keys=[key, keys.events(game_id)], args=[document_format, *names])
+        if found is None:
+            return None
+        return {found[i].decode(): found[i + 1] for i in range(0, len(found), 2)}
 
     def fields(self, key: str) -> tuple[int, int, dict[str, bytes]]:
         found: Reply = self.redis.hgetall(key)

@@ -1,9 +1,16 @@
 """Each viewer's view of a game, rendered once per change: the spectator's and every seat's. A game document: kept
 in the game's slot, written with the decision that changed it, read by viewer, rendered again by a catch-up or a
-rebuild."""
+rebuild.
+
+A seat's view is the spectator's with the seat's own `you` added (its last field); every ruleset shows what only
+a seat may see in its `you`. Such a view is kept as its `you` alone, after the mark `SHARED`, and read back whole
+with the spectator's (`view_of`): the spectator's view is not kept again for each seat. A seat's view that differs
+elsewhere is kept whole.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
@@ -23,12 +30,36 @@ def field_of(seat: int | None) -> str:
     return SPECTATOR_FIELD if seat is None else str(seat)
 
 
+SHARED = b"+"
+"""The mark of a seat's view kept as its `you` alone."""
+
+YOU = b',"you":'
+
+
 def render(ruleset: Ruleset[Any], table: Table[Any]) -> dict[str, bytes]:
-    """Every viewer's view of the table, encoded."""
-    views = {SPECTATOR_FIELD: encode(tables.view(ruleset, table, SPECTATOR))}
+    """Every viewer's view of the table, encoded, as kept."""
+    spectator = encode(tables.view(ruleset, table, SPECTATOR))
+    views = {SPECTATOR_FIELD: spectator}
     for seat in range(len(table.seats)):
-        views[field_of(seat)] = encode(tables.view(ruleset, table, seat))
+        views[field_of(seat)] = kept(spectator, encode(tables.view(ruleset, table, seat)))
     return views
+
+
+def kept(spectator: bytes, view: bytes) -> bytes:
+    """How a seat's encoded view is kept beside the spectator's: its `you` alone if it adds no more."""
+    shared = spectator[:-1] + YOU
+    return SHARED + view[len(shared) : -1] if view.startswith(shared) else view
+
+
+def shared(kept: bytes) -> bool:
+    """Whether a seat's view is kept as its `you` alone (the spectator's view is needed to read it)."""
+    return kept.startswith(SHARED)
+
+
+def view_of(kept: Mapping[str, bytes], field: str) -> bytes:
+    """A viewer's whole view from the views as kept (the spectator's among them, if the viewer's is shared)."""
+    view = kept[field]
+    return kept[SPECTATOR_FIELD][:-1] + YOU + view[1:] + b"}" if shared(view) else view
 
 
 class Views:
