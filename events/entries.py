@@ -152,11 +152,14 @@ def decoded(game_id: str, entry: Entry, prev: str | None) -> Envelope:
     """The envelope an entry keeps; `prev`: the hash of the entry before (None if not known: then the entry must
     say its own, as every JSON one does)."""
     field, value = entry
+    if field == COMPACT:
+        return _envelope(game_id, _decode_compact(value), prev)
     if field == JSON:
         return decode_json(value)
-    if field != COMPACT:
-        raise ValueError(f"a stream entry of unknown form {field!r}")
-    kept = _decode_compact(value)
+    raise ValueError(f"a stream entry of unknown form {field!r}")
+
+
+def _envelope(game_id: str, kept: _Compact, prev: str | None) -> Envelope:
     prev_hash = _hex(kept.prev_hash) if kept.prev_hash is not None else prev
     if prev_hash is None:
         raise ValueError(f"event {kept.version} links to the entry before it, which was not read")
