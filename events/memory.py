@@ -102,14 +102,14 @@ class MemoryEventStore:
 
     def current_fields(
         self, game_id: str, key: str, names: Sequence[str], document_format: int
-    ) -> dict[str, bytes] | None:
+    ) -> list[bytes | None] | None:
         with self._changed:
             found = self._documents.get(key)
             if not isinstance(found, tuple):
                 return None
             version, stored_format, fields = found
             current = version == len(self._games.get(game_id, _Game()).log) and stored_format == document_format
-            return {name: fields[name] for name in names if name in fields} if current else None
+            return [fields.get(name) for name in names] if current else None
 
     def fields(self, key: str) -> tuple[int, int, dict[str, bytes]]:
         with self._changed:

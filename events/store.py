@@ -118,9 +118,9 @@ class EventStore(Protocol):
 
     def current_fields(
         self, game_id: str, key: str, names: Sequence[str], document_format: int
-    ) -> dict[str, bytes] | None:
-        """Those of `names` a game document has, if it shows the game's last version in `document_format` (None if
-        it does not): all as of one version."""
+    ) -> list[bytes | None] | None:
+        """Fields of a game document in the order named (None for one it lacks), if the document shows the game's
+        last version in `document_format` (None if it does not): all as of one version."""
 
     def fields(self, key: str) -> tuple[int, int, dict[str, bytes]]:
         """A game document's fields, with the version and format they show (0, 0 and none if there are none)."""
@@ -257,19 +257,12 @@ end
 return 1
 """
 
-# Fields of a document, if the document shows the game's last version in this format: each field's name and value,
-# those it has. KEYS: the document, the game's events. ARGV: the format, then the fields.
+# Fields of a document, if the document shows the game's last version in this format: their values in the order
+# asked (nil for one it lacks). KEYS: the document, the game's events. ARGV: the format, then the fields.
 _CURRENT_FIELDS = """
 local found = redis.call('HMGET', KEYS[1], 'version', 'format', unpack(ARGV, 2))
 if not (tonumber(found[1]) == redis.call('XLEN', KEYS[2]) and found[2] == ARGV[1]) then return false end
-local fields = {}
-for k = 2, #ARGV do
-  if found[k + 1] then
-    fields[#fields + 1] = ARGV[k]
-    fields[#fields + 1] = found[k + 1]
-  end
-end
-return fields
+return {unpack(found, 3, #ARGV + 1)}
 """
 
 
@@ -409,11 +402,9 @@ class RedisEventStore:
 
     def current_fields(
         self, game_id: str, key: str, names: Sequence[str], document_format: int
-    ) -> dict[str, bytes] | None:
-        found = self._current_fields(keys=[key, keys.events(game_id)], args=[document_format, *names])
-        if found is None:
-            return None
-        return {found[i].decode(): found[i + 1] for i in range(0, len(found), 2)}
+    ) -> list[bytes | None] | None:
+        found: Reply = self._current_fields(keys=[key, keys.events(game_id)], args=[document_format, *names])
+        return found  # type: ignore[no-any-return]
 
     def fields(self, key: str) -> tuple[int, int, dict[str, bytes]]:
         found: Reply = self.redis.hgetall(key)

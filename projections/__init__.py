@@ -118,10 +118,15 @@ class Projections:
 
     def view(self, game_id: str, seat: int | None) -> bytes | None:
         """A viewer's view as stored, if it shows the game's last version (in this service's format)."""
-        key, field = views.VIEWS.key(game_id), views.field_of(seat)
+        key = views.VIEWS.key(game_id)
+        if seat is None:
+            found = self.store.current_fields(game_id, key, [views.SPECTATOR_FIELD], tables.FORMAT)
+            return found[0] if found else None
         # A seat's with the spectator's, which it is usually kept as a part of (projections/views.py).
-        found = self.store.current_fields(game_id, key, [field, views.SPECTATOR_FIELD], tables.FORMAT)
-        return views.view_of(found, field) if found and field in found else None
+        found = self.store.current_fields(game_id, key, [views.field_of(seat), views.SPECTATOR_FIELD], tables.FORMAT)
+        if not found or found[0] is None:
+            return None
+        return views.joined(found[0], found[1]) if views.shared(found[0]) and found[1] is not None else found[0]
 
     def stored_views(self, game_id: str) -> tuple[int, int, dict[str, bytes]]:
         """Every viewer's whole view as stored, with the version and format they show (for the audit)."""

@@ -59,7 +59,12 @@ def shared(kept: bytes) -> bool:
 def view_of(kept: Mapping[str, bytes], field: str) -> bytes:
     """A viewer's whole view from the views as kept (the spectator's among them, if the viewer's is shared)."""
     view = kept[field]
-    return kept[SPECTATOR_FIELD][:-1] + YOU + view[1:] + b"}" if shared(view) else view
+    return joined(view, kept[SPECTATOR_FIELD]) if shared(view) else view
+
+
+def joined(kept: bytes, spectator: bytes) -> bytes:
+    """A seat's view kept as its `you` alone, whole."""
+    return spectator[:-1] + YOU + kept[1:] + b"}"
 
 
 class Views:
