@@ -4,12 +4,12 @@
 Stream and a few keys beside it, all in one Cluster slot (the `{<game id>}` hash tag), and `MemoryEventStore`
 (events/memory.py) keeps them in a dict, for tests of the use cases that need no Redis.
 
-A commit is one step: it checks the expected version, adds the events (stream ids `<version>-0`), and writes
-with them the state snapshot, any new seat token hashes, the first answer to an idempotent request, and the
-game's documents: the read models kept in the game's own slot (projections/model.py `GameDocument`: every
-viewer's view, the result once it is over), so a client reads its own writes. The store knows them only as
-keys of the game's slot, each holding one value or fields kept with the version and format they show.
-Two racing commits on one version can never both land. Streams are never trimmed: the log is the truth, the
+A commit is one step: it checks the expected version, adds the events (stream ids `<version>-0`, each kept as
+events/entries.py says), and writes with them the state snapshot, any new seat token hashes, the first answer to an
+idempotent request, and the game's documents: the read models kept in the game's own slot (projections/model.py
+`GameDocument`: every viewer's view, the result once it is over), so a client reads its own writes. The store
+knows them only as keys of the game's slot, each holding one value or fields kept with the version and format they
+show. Two racing commits on one version can never both land. Streams are never trimmed: the log is the truth, the
 snapshot a cache of it, the views projections of it.
 """
 
