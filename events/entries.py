@@ -4,7 +4,7 @@ Each stream entry has one field, whose name says its form:
 
 - `e`: the envelope as JSON (`envelope.encode`), every field named and every hash in hex: how every event was
   stored before the compact form. Such entries are never rewritten; they read as they always did.
-- `c`: the compact form, a MessagePack array of the fields in a fixed order (`_Compact`): the hashes, the nonce
+- `c`: the compact form, a MessagePack array of the fields in a fixed order (see `compact`): the hashes, the nonce
   and the command id as raw bytes, the time as milliseconds since the epoch, no game id (the stream's key names
   the game) and no `prev_hash` when it is the hash of the entry before (always, for a game the service played).
 
@@ -43,29 +43,14 @@ Entry = tuple[bytes, bytes]
 """A stream entry's one field: its name and its value."""
 
 
-class _Compact(msgspec.Struct, array_like=True):
-    """The compact form's fields, in the order they are kept. A field typed `Any` is bytes when it round-trips
-    through bytes (hex, base64url), else the string it was; `prev_hash` and `game_id` are left out (trailing) when
-    they are implied."""
-
-    version: int
-    type: str
-    schema_version: int
-    payload: dict[str, Any]
-    seat: int | None
-    command_id: Any
-    command: dict[str, Any] | None
-    at: int | str
-    nonce: Any
-    hash: Any
-    prev_hash: Any = None
-    """None: the hash of the entry before (GENESIS for the first)."""
-    game_id: str | None = None
-    """None: the game the stream's key names."""
-
+# The compact form's fields (`compact`, `decoded`), in the order kept: version, type, schema_version, payload,
+# seat, command_id, command, at, nonce, hash, then, only when they are not implied, prev_hash (None: the hash of the
+# entry before) and game_id (the stream's game when absent). command_id, nonce, hash and prev_hash are bytes when
+# they round-trip through bytes (hex; unpadded base64url for the nonce), else the strings they were; at is
+# milliseconds since the epoch when that gives it back exactly, else the string it was.
 
 _encode_msgpack = msgspec.msgpack.Encoder().encode
-_decode_compact = msgspec.msgpack.Decoder(_Compact).decode
+_decode_compact = msgspec.msgpack.Decoder(tuple).decode  # a tuple unpacks faster than a struct's fields read
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 MILLISECOND = timedelta(milliseconds=1)
@@ -153,28 +138,33 @@ def decoded(game_id: str, entry: Entry, prev: str | None) -> Envelope:
     say its own, as every JSON one does)."""
     field, value = entry
     if field == COMPACT:
-        return _envelope(game_id, _decode_compact(value), prev)
+        return _envelope(game_id, value, prev)
     if field == JSON:
         return decode_json(value)
     raise ValueError(f"a stream entry of unknown form {field!r}")
 
 
-def _envelope(game_id: str, kept: _Compact, prev: str | None) -> Envelope:
-    prev_hash = _hex(kept.prev_hash) if kept.prev_hash is not None else prev
-    if prev_hash is None:
-        raise ValueError(f"event {kept.version} links to the entry before it, which was not read")
-    command_id, at, nonce, hash_ = kept.command_id, kept.at, kept.nonce, kept.hash
+def _envelope(game_id: str, value: bytes, prev: str | None) -> Envelope:
+    """The envelope a compact entry keeps (its fields: the comment above `compact`)."""
+    kept = _decode_compact(value)
+    version, type_, schema_version, payload, seat, command_id, command, at, nonce, hash_ = kept[:10]
+    if len(kept) > 10 and kept[10] is not None:
+        prev = _hex(kept[10])
+    if len(kept) > 11:
+        game_id = kept[11]
+    if prev is None:
+        raise ValueError(f"event {version} links to the entry before it, which was not read")
     return Envelope(
-        game_id=kept.game_id if kept.game_id is not None else game_id,
-        version=kept.version,
-        type=kept.type,
-        schema_version=kept.schema_version,
-        payload=kept.payload,
-        seat=kept.seat,
+        game_id=game_id,
+        version=version,
+        type=type_,
+        schema_version=schema_version,
+        payload=payload,
+        seat=seat,
         command_id=command_id.hex() if type(command_id) is bytes else command_id,
-        command=kept.command,
-        at=_time_of(at) if isinstance(at, int) else at,
-        prev_hash=prev_hash,
+        command=command,
+        at=_time_of(at) if type(at) is int else at,
+        prev_hash=prev,
         nonce=_base64(nonce) if type(nonce) is bytes else nonce,
         hash=hash_.hex() if type(hash_) is bytes else hash_,
     )
