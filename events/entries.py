@@ -20,7 +20,6 @@ as well (`envelopes`); a game's first event links to `GENESIS`.
 
 from __future__ import annotations
 
-import base64
 import binascii
 import functools
 from collections.abc import Iterable
@@ -92,16 +91,17 @@ def _from_hex(text: str | None) -> bytes | str | None:
     return raw if raw.hex() == text else text
 
 
+_URLSAFE = bytes.maketrans(b"+/", b"-_")
+_STANDARD = bytes.maketrans(b"-_", b"+/")
+
+
 def _from_base64(text: str) -> bytes | str:
     """Unpadded base64url (a nonce) as its bytes; anything else as it is."""
     try:
-        raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-    except ValueError:
+        raw = binascii.a2b_base64(text.encode().translate(_STANDARD) + b"=" * (-len(text) % 4))
+    except (ValueError, UnicodeEncodeError):
         return text
     return raw if _base64(raw) == text else text
-
-
-_URLSAFE = bytes.maketrans(b"+/", b"-_")
 
 
 def _base64(raw: bytes) -> str:
