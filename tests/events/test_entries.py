@@ -5,6 +5,7 @@ is recovered wherever a read starts."""
 from __future__ import annotations
 
 import random
+from datetime import UTC, datetime, timedelta
 
 import msgspec
 import pytest
@@ -15,6 +16,7 @@ from events.entries import COMPACT, JSON, compact, decoded, envelopes
 from events.envelope import GENESIS, Envelope, content_hash, encode, sealed
 from events.memory import MemoryEventStore
 from events.store import Commit, EventStore, RedisEventStore
+from games.table import utc_iso
 from tests.service.test_stored_logs import GAME_ID, played
 
 
@@ -178,3 +180,26 @@ def test_a_stream_written_as_json_loads_and_reads_as_before(redis_client: redis.
     assert store.read(GAME_ID, after=7, limit=3) == as_json[7:10]
     assert store.load(GAME_ID).tail == as_json
     assert store.read_logs([GAME_ID]) == [as_json]
+
+
+def test_a_time_written_the_services_way_is_kept_as_milliseconds_and_read_back_exactly() -> None:
+    rng = random.Random(7)
+    moments = [
+        0,
+        1,
+        999,
+        1000,
+        -1,
+        -1001,
+        1764884412333,
+        253402300799999,
+        *(rng.randrange(-(10**13), 10**13) for _ in range(500)),
+    ]
+    for ms in moments:
+        at = utc_iso(datetime(1970, 1, 1, tzinfo=UTC) + timedelta(milliseconds=ms))
+        envelope = chain(1, at=at)[0]
+
+        kept = msgspec.msgpack.decode(compact(envelope, GAME_ID, linked=True)[1])
+
+        assert kept[7] == ms
+        assert envelopes(GAME_ID, [compact(envelope, GAME_ID, linked=True)]) == [envelope]
