@@ -22,18 +22,22 @@ import os
 import random
 import subprocess
 import sys
+import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import redis
 
 from benchmarks.common import env_float, machine, median, own_redis, say_command
 from benchmarks.inprocess import service
 from benchmarks.play import play
 from benchmarks.profile_move import PROJECT, cumulative
+from events import keys
+from events.store import RedisEventStore
 
 BATCHES = (
     # ruleset, seats, games at scale 1
@@ -161,6 +165,18 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     return report
 
 
+WRITE_LOGS = (
+    "import sys, msgspec, redis\n"
+    "from events.envelope import decode\n"
+    "from events.store import Commit, RedisEventStore\n"
+    "store = RedisEventStore(redis.Redis.from_url(sys.argv[1]))\n"
+    "for line in open(sys.argv[2], 'rb'):\n"
+    "    game_id, ruleset, envelopes = msgspec.json.decode(line)\n"
+    "    logged = [decode(msgspec.json.encode(e)) for e in envelopes]\n"
+    "    store.commit(Commit(game_id, ruleset, logged, 0, b'', 0))\n"
+)
+"""The games' logs committed by a checkout's own store: each event kept as that code keeps it."""
+
 TIMED_REBUILD = (
     "import sys, time, redis\n"
     "from service.application.rebuild import rebuild_read_models\n"
@@ -174,20 +190,25 @@ TIMED_REBUILD = (
 
 
 def rebuild_against(against: Path, url: str, events: int, rounds: int) -> dict[str, float]:
-    """This checkout's rebuild and another's, of the same corpus in the same Redis, in alternate rounds."""
+    """This checkout's rebuild and another's, of the same corpus, in alternate rounds: each in a Redis of its own
+    (both `appendfsync always`), whose game logs the checkout's own store wrote, so that each reads its events as
+    it keeps them; every other key is the same bytes (DUMP and RESTORE)."""
     trees = {"this": Path.cwd(), "against": against.resolve()}
     times: dict[str, list[float]] = {"this": [], "against": []}
-    for _ in range(rounds):
-        for name, tree in trees.items():
-            done = subprocess.run(
-                [str(tree / ".venv/bin/python"), "-c", TIMED_REBUILD, url],
-                cwd=tree,
-                check=True,
-                capture_output=True,
-                text=True,
-                timeout=600,
-            )
-            times[name].append(float(done.stdout.split()[-1]))
+    with own_redis("always") as other, tempfile.NamedTemporaryFile(suffix=".ndjson") as logs:
+        copy_corpus(url, other.url, trees["against"], Path(logs.name))
+        urls = {"this": url, "against": other.url}
+        for _ in range(rounds):
+            for name, tree in trees.items():
+                done = subprocess.run(
+                    [str(tree / ".venv/bin/python"), "-c", TIMED_REBUILD, urls[name]],
+                    cwd=tree,
+                    check=True,
+                    capture_output=True,
+                    text=True,
+                    timeout=600,
+                )
+                times[name].append(float(done.stdout.split()[-1]))
     rates = {name: events / median(t) for name, t in times.items()}
     runs = {name: ", ".join(f"{t:.2f}" for t in ts) for name, ts in times.items()}
     print(
@@ -197,6 +218,26 @@ def rebuild_against(against: Path, url: str, events: int, rounds: int) -> dict[s
         flush=True,
     )
     return rates
+
+
+def copy_corpus(source_url: str, target_url: str, tree: Path, logs: Path) -> None:
+    """Every key of one Redis into another: the game logs written by `tree`'s store, every other key as it is."""
+    source, target = redis.Redis.from_url(source_url), redis.Redis.from_url(target_url)
+    store = RedisEventStore(source)
+    game_ids = list(store.game_ids())
+    with logs.open("wb") as out:
+        for game_id, log in zip(game_ids, store.read_logs(game_ids), strict=True):
+            out.write(msgspec.json.encode([game_id, log[0].payload["ruleset"], log]) + b"\n")
+    subprocess.run(
+        [str(tree / ".venv/bin/python"), "-c", WRITE_LOGS, target_url, str(logs)],
+        cwd=tree,
+        check=True,
+        timeout=600,
+    )
+    streams = {keys.events(game_id).encode() for game_id in game_ids}
+    for key in source.scan_iter(count=1000):
+        if key not in streams:
+            target.restore(key, 0, source.dump(key), replace=True)
 
 
 def profile_rebuild(rebuild: Callable[[], object], events: int) -> None:

@@ -61,5 +61,7 @@ def sealed(envelope: Envelope) -> Envelope:
     return msgspec.structs.replace(envelope, hash=content_hash(envelope))
 
 
+# The envelope as JSON: a line of an exported log, and a stream entry as every event was stored before the compact
+# form (events/entries.py: how a stream keeps an envelope).
 encode = msgspec.json.Encoder().encode
 decode = msgspec.json.Decoder(Envelope).decode

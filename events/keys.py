@@ -7,7 +7,7 @@ PREFIX = "syndicate"
 
 
 def events(game_id: str) -> str:
-    """The game's event stream: entry id `<version>-0`, one field `e` holding the envelope."""
+    """The game's event stream: entry id `<version>-0`, one field holding the envelope (events/entries.py)."""
     return f"{PREFIX}:game:{{{game_id}}}:events"
 
 

@@ -8,7 +8,8 @@ import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from events.envelope import GENESIS, Envelope, decode, encode
+from events.entries import Entry, compact, envelopes
+from events.envelope import GENESIS, Envelope
 from events.store import (
     AnswerKey,
     Commit,
@@ -22,7 +23,8 @@ from events.store import (
 
 @dataclass
 class _Game:
-    log: list[bytes] = field(default_factory=list)
+    log: list[Entry] = field(default_factory=list)
+    """each event as the Redis store keeps it in its stream (events/entries.py)"""
     snapshot: tuple[int, str, bytes, str, int] | None = None
     """version, head, state, ruleset, format"""
     tokens: dict[int, str] = field(default_factory=dict)
@@ -51,7 +53,7 @@ class MemoryEventStore:
                 snapshot_head=head,
                 snapshot_format=snapshot_format,
                 ruleset=ruleset,
-                tail=[decode(e) for e in game.log[version:]],
+                tail=envelopes(game_id, game.log[max(version - 1, 0) :], version),
                 token_hashes=dict(game.tokens),
                 answer=self._answers.get((game_id, answer_key)) if answer_key else None,
             )
@@ -63,9 +65,11 @@ class MemoryEventStore:
             game = self._game(commit.game_id)
             if len(game.log) != commit.expected_version:
                 raise StaleVersionError(len(game.log))
-            game.log += [encode(e) for e in commit.envelopes]
+            head = game.snapshot[1] if game.snapshot else GENESIS  # the hash of the last event
+            for envelope in commit.envelopes:
+                game.log.append(compact(envelope, commit.game_id, linked=envelope.prev_hash == head))
+                head = envelope.hash
             version = len(game.log)
-            head = commit.envelopes[-1].hash if commit.envelopes else ""
             game.snapshot = (version, head, commit.snapshot, commit.ruleset, commit.snapshot_format)
             game.tokens.update(commit.token_hashes)
             for key, document in commit.documents.items():
@@ -78,7 +82,7 @@ class MemoryEventStore:
     def read(self, game_id: str, after: int = 0, limit: int | None = None) -> list[Envelope]:
         with self._changed:
             log = self._games.get(game_id, _Game()).log
-            return [decode(e) for e in log[after : None if limit is None else after + limit]]
+            return envelopes(game_id, log[max(after - 1, 0) : None if limit is None else after + limit], after)
 
     def read_logs(self, game_ids: Sequence[str]) -> list[list[Envelope]]:
         return [self.read(game_id) for game_id in game_ids]
@@ -96,14 +100,16 @@ class MemoryEventStore:
     def _kept(document: Document, version: int, document_format: int) -> bytes | tuple[int, int, dict[str, bytes]]:
         return document if isinstance(document, bytes) else (version, document_format, dict(document))
 
-    def current_field(self, game_id: str, key: str, name: str, document_format: int) -> bytes | None:
+    def current_fields(
+        self, game_id: str, key: str, names: Sequence[str], document_format: int
+    ) -> list[bytes | None] | None:
         with self._changed:
             found = self._documents.get(key)
             if not isinstance(found, tuple):
                 return None
             version, stored_format, fields = found
             current = version == len(self._games.get(game_id, _Game()).log) and stored_format == document_format
-            return fields.get(name) if current else None
+            return [fields.get(name) for name in names] if current else None
 
     def fields(self, key: str) -> tuple[int, int, dict[str, bytes]]:
         with self._changed:

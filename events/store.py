@@ -4,12 +4,12 @@
 Stream and a few keys beside it, all in one Cluster slot (the `{<game id>}` hash tag), and `MemoryEventStore`
 (events/memory.py) keeps them in a dict, for tests of the use cases that need no Redis.
 
-A commit is one step: it checks the expected version, adds the events (stream ids `<version>-0`), and writes
-with them the state snapshot, any new seat token hashes, the first answer to an idempotent request, and the
-game's documents: the read models kept in the game's own slot (projections/model.py `GameDocument`: every
-viewer's view, the result once it is over), so a client reads its own writes. The store knows them only as
-keys of the game's slot, each holding one value or fields kept with the version and format they show.
-Two racing commits on one version can never both land. Streams are never trimmed: the log is the truth, the
+A commit is one step: it checks the expected version, adds the events (stream ids `<version>-0`, each kept as
+events/entries.py says), and writes with them the state snapshot, any new seat token hashes, the first answer to an
+idempotent request, and the game's documents: the read models kept in the game's own slot (projections/model.py
+`GameDocument`: every viewer's view, the result once it is over), so a client reads its own writes. The store
+knows them only as keys of the game's slot, each holding one value or fields kept with the version and format they
+show. Two racing commits on one version can never both land. Streams are never trimmed: the log is the truth, the
 snapshot a cache of it, the views projections of it.
 """
 
@@ -22,7 +22,8 @@ from typing import Any, Protocol
 import redis
 
 from events import keys
-from events.envelope import GENESIS, Envelope, decode, encode
+from events.entries import COMPACT, compact, entries_in, envelopes
+from events.envelope import GENESIS, Envelope
 from events.pipelines import Pipelines
 from events.replication import Replication
 
@@ -115,8 +116,11 @@ class EventStore(Protocol):
     def token_hashes(self, game_id: str) -> dict[int, str]:
         """Each human seat's token hash."""
 
-    def current_field(self, game_id: str, key: str, name: str, document_format: int) -> bytes | None:
-        """A field of a game document, if the document shows the game's last version in `document_format`."""
+    def current_fields(
+        self, game_id: str, key: str, names: Sequence[str], document_format: int
+    ) -> list[bytes | None] | None:
+        """Fields of a game document in the order named (None for one it lacks), if the document shows the game's
+        last version in `document_format` (None if it does not): all as of one version."""
 
     def fields(self, key: str) -> tuple[int, int, dict[str, bytes]]:
         """A game document's fields, with the version and format they show (0, 0 and none if there are none)."""
@@ -156,7 +160,7 @@ class EventStore(Protocol):
 _LOAD = """
 local snap = redis.call('HMGET', KEYS[1], 'version', 'head', 'state', 'ruleset', 'format')
 local version = tonumber(snap[1]) or 0
-local tail = redis.call('XRANGE', KEYS[2], (version + 1) .. '-0', '+')
+local tail = redis.call('XRANGE', KEYS[2], math.max(version, 1) .. '-0', '+')
 local tokens = redis.call('HGETALL', KEYS[3])
 local answer = false
 if KEYS[4] then answer = redis.call('GET', KEYS[4]) end
@@ -164,9 +168,11 @@ return {snap[3] or false, version, snap[2] or false, snap[4] or false, tail, tok
 """
 
 # KEYS: events, snapshot, tokens, then each document's key, then the answer's (if ARGV[6] is 1).
-# ARGV: expected, format, ruleset, head, state, whether an answer is kept, then counted lists: events; (seat, digest)
-# pairs; documents, each `v` and its value, or `f`, its count of fields and (field, value) pairs; then the answer
-# and its time to live.
+# ARGV: expected, format, ruleset, head, state, whether an answer is kept, then counted lists: events, after the
+# first's `prev_hash` and its entry as kept when that is not the log's head, each as its entry's field and value
+# (the first's as kept when it is: events/entries.py); (seat, digest) pairs; documents, each `v` and its value, or
+# `f`, its count of fields and (field, value) pairs; then the answer and its time to live. The log's head is the
+# snapshot's, written with the last event, if it shows the expected version.
 _COMMIT = """
 local answer = ARGV[6] == '1' and KEYS[#KEYS] or nil
 if answer and redis.call('EXISTS', answer) == 1 then
@@ -177,13 +183,24 @@ local length = redis.call('XLEN', KEYS[1])
 if length ~= expected then return {'stale', length} end
 local i = 7
 local count = tonumber(ARGV[i])
-for k = 1, count do
-  redis.call('XADD', KEYS[1], (expected + k) .. '-0', 'e', ARGV[i + k])
+if count > 0 then
+  local head = string.rep('0', 64)
+  if expected > 0 then
+    local snap = redis.call('HMGET', KEYS[2], 'version', 'head')
+    head = tonumber(snap[1]) == expected and snap[2]
+  end
+  local first = ARGV[i + 4]
+  if head ~= ARGV[i + 1] then first = ARGV[i + 2] end
+  redis.call('XADD', KEYS[1], (expected + 1) .. '-0', ARGV[i + 3], first)
+  for k = 2, count do
+    redis.call('XADD', KEYS[1], (expected + k) .. '-0', ARGV[i + 1 + 2 * k], ARGV[i + 2 + 2 * k])
+  end
+  i = i + 2
 end
 local version = expected + count
-redis.call('HSET', KEYS[2], 'version', version, 'head', ARGV[4], 'state', ARGV[5], 'ruleset', ARGV[3],
-  'format', ARGV[2])
-i = i + count + 1
+redis.call('HSET', KEYS[2], 'version', version, 'state', ARGV[5], 'ruleset', ARGV[3], 'format', ARGV[2])
+if count > 0 then redis.call('HSET', KEYS[2], 'head', ARGV[4]) end
+i = i + 2 * count + 1
 local tokens = tonumber(ARGV[i])
 for k = 1, tokens do
   redis.call('HSET', KEYS[3], ARGV[i + 2 * k - 1], ARGV[i + 2 * k])
@@ -240,12 +257,12 @@ end
 return 1
 """
 
-# A field of a document, if the document shows the game's last version in this format. KEYS: the document, the
-# game's events. ARGV: the field, the format.
-_CURRENT_FIELD = """
-local found = redis.call('HMGET', KEYS[1], 'version', ARGV[1], 'format')
-if found[2] and tonumber(found[1]) == redis.call('XLEN', KEYS[2]) and found[3] == ARGV[2] then return found[2] end
-return false
+# Fields of a document, if the document shows the game's last version in this format: their values in the order
+# asked (nil for one it lacks). KEYS: the document, the game's events. ARGV: the format, then the fields.
+_CURRENT_FIELDS = """
+local found = redis.call('HMGET', KEYS[1], 'version', 'format', unpack(ARGV, 2))
+if not (tonumber(found[1]) == redis.call('XLEN', KEYS[2]) and found[2] == ARGV[1]) then return false end
+return {unpack(found, 3, #ARGV + 1)}
 """
 
 
@@ -272,6 +289,19 @@ def document_args(documents: Mapping[str, Document]) -> list[bytes | str | int]:
     return args
 
 
+def entry_args(commit: Commit) -> list[bytes | str | int]:
+    """The events as the commit script takes them: their count, then (if any) the first's `prev_hash` and its entry
+    as kept when that is not the log's head, then each one's entry (the first's as kept when it is)."""
+    game_id, batch = commit.game_id, commit.envelopes
+    if not batch:
+        return [0]
+    args: list[bytes | str | int] = [len(batch), batch[0].prev_hash, compact(batch[0], game_id, linked=False)[1]]
+    for before, envelope in zip([None, *batch], batch, strict=False):  # each with the one before it
+        linked = before is None or envelope.prev_hash == before.hash
+        args += compact(envelope, game_id, linked)
+    return args
+
+
 class RedisEventStore:
     """`replication` says how many replicas must hold a commit before it is answered (events/replication.py)."""
 
@@ -281,7 +311,7 @@ class RedisEventStore:
         self._load = client.register_script(_LOAD)
         self._commit = client.register_script(_COMMIT)
         self._write_documents = client.register_script(_WRITE_DOCUMENTS)
-        self._current_field = client.register_script(_CURRENT_FIELD)
+        self._current_fields = client.register_script(_CURRENT_FIELDS)
         self._write_progress = client.register_script(_WRITE_PROGRESS)
 
     def load(self, game_id: str, answer_key: AnswerKey | None = None) -> Loaded:
@@ -297,7 +327,8 @@ class RedisEventStore:
             snapshot_head=head.decode() if head else GENESIS,
             snapshot_format=int(snapshot_format or 0),
             ruleset=ruleset.decode() if ruleset else None,
-            tail=[decode(fields[1]) for _, fields in tail],  # from Lua, an entry's fields are a flat list
+            # From Lua an entry's fields are a flat list; the tail starts at the snapshot's own event, for its hash.
+            tail=envelopes(game_id, [(fields[0], fields[1]) for _, fields in tail], int(version)),
             token_hashes={int(tokens[i]): tokens[i + 1].decode() for i in range(0, len(tokens), 2)},
             answer=answer,
         )
@@ -313,8 +344,7 @@ class RedisEventStore:
             head,
             commit.snapshot,
             int(commit.answer_key is not None),
-            len(commit.envelopes),
-            *(encode(e) for e in commit.envelopes),
+            *entry_args(commit),
             len(commit.token_hashes),
         ]
         for seat, digest in sorted(commit.token_hashes.items()):
@@ -341,27 +371,40 @@ class RedisEventStore:
             self.replication.write(self.redis, answer_key, lambda t: t.expire(answer_key, IDEMPOTENCY_TTL_S))
 
     def read(self, game_id: str, after: int = 0, limit: int | None = None) -> list[Envelope]:
-        entries: Reply = self.redis.xrange(keys.events(game_id), f"{after + 1}-0", "+", count=limit)
-        return [decode(fields[b"e"]) for _, fields in entries]
+        # From the event at `after` itself: its hash is the next one's `prev_hash`.
+        count = None if limit is None else limit + (after > 0)
+        entries: Reply = self.redis.xrange(keys.events(game_id), f"{max(after, 1)}-0", "+", count=count)
+        return envelopes(game_id, entries_in(entries), after)
 
     def read_logs(self, game_ids: Sequence[str]) -> list[list[Envelope]]:
         batch = Pipelines(self.redis)
         for game_id in game_ids:
             stream = keys.events(game_id)
             batch.on(stream).xrange(stream, "-", "+")
-        return [[decode(fields[b"e"]) for _, fields in entries] for entries in batch.execute()]
+        return [
+            envelopes(game_id, entries_in(entries)) for game_id, entries in zip(game_ids, batch.execute(), strict=True)
+        ]
 
     def wait_for(self, game_id: str, after: int, block_s: float, count: int) -> list[Envelope]:
-        landed: Reply = self.redis.xread({keys.events(game_id): f"{after}-0"}, count=count, block=int(block_s * 1000))
-        return [decode(fields[b"e"]) for _, fields in landed[0][1]] if landed else []
+        stream = keys.events(game_id)
+        landed: Reply = self.redis.xread({stream: f"{after}-0"}, count=count, block=int(block_s * 1000))
+        if not landed:
+            return []
+        entries = entries_in(landed[0][1])
+        if after > 0 and entries[0][0] == COMPACT:  # its `prev_hash` is the hash of the event at `after`
+            before: Reply = self.redis.xrange(stream, f"{after}-0", f"{after}-0")
+            entries = entries_in(before) + entries
+        return envelopes(game_id, entries, after)
 
     def token_hashes(self, game_id: str) -> dict[int, str]:
         hashes: Reply = self.redis.hgetall(keys.tokens(game_id))
         return {int(seat): digest.decode() for seat, digest in hashes.items()}
 
-    def current_field(self, game_id: str, key: str, name: str, document_format: int) -> bytes | None:
-        found = self._current_field(keys=[key, keys.events(game_id)], args=[name, document_format])
-        return found or None
+    def current_fields(
+        self, game_id: str, key: str, names: Sequence[str], document_format: int
+    ) -> list[bytes | None] | None:
+        found: Reply = self._current_fields(keys=[key, keys.events(game_id)], args=[document_format, *names])
+        return found  # type: ignore[no-any-return]
 
     def fields(self, key: str) -> tuple[int, int, dict[str, bytes]]:
         found: Reply = self.redis.hgetall(key)

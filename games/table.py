@@ -229,7 +229,7 @@ class Table(msgspec.Struct, Generic[S], frozen=True, kw_only=True):
     """Each seat's decisions the house passes for it (`AutoPassSet`), by seat; none set: empty."""
 
 
-FORMAT = 10
+FORMAT = 11
 """The version of what is derived from a log: the table state and the views. Bump it whenever `evolve` or a
 view derives something differently; a snapshot or stored view of another format is rebuilt from the log."""
 

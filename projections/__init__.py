@@ -118,11 +118,22 @@ class Projections:
 
     def view(self, game_id: str, seat: int | None) -> bytes | None:
         """A viewer's view as stored, if it shows the game's last version (in this service's format)."""
-        return self.store.current_field(game_id, views.VIEWS.key(game_id), views.field_of(seat), tables.FORMAT)
+        key = views.VIEWS.key(game_id)
+        if seat is None:
+            found = self.store.current_fields(game_id, key, [views.SPECTATOR_FIELD], tables.FORMAT)
+            return found[0] if found else None
+        # A seat's with the spectator's, which it is usually kept as a part of (projections/views.py).
+        found = self.store.current_fields(game_id, key, [views.field_of(seat), views.SPECTATOR_FIELD], tables.FORMAT)
+        if not found or found[0] is None:
+            return None
+        return views.joined(found[0], found[1]) if views.shared(found[0]) and found[1] is not None else found[0]
 
     def stored_views(self, game_id: str) -> tuple[int, int, dict[str, bytes]]:
-        """Every viewer's view as stored, with the version and format they show (for the audit)."""
-        return self.store.fields(views.VIEWS.key(game_id))
+        """Every viewer's whole view as stored, with the version and format they show (for the audit)."""
+        version, document_format, kept = self.store.fields(views.VIEWS.key(game_id))
+        if document_format != tables.FORMAT:  # kept another way, perhaps: not this service's to read
+            return version, document_format, kept
+        return version, document_format, {field: views.view_of(kept, field) for field in kept}
 
     def result(self, game_id: str) -> bytes | None:
         return self.store.value(results.RESULTS.key(game_id))

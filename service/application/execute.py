@@ -38,7 +38,7 @@ from games import table as tables
 from games.base import Event, IllegalMoveError, RuleError, Ruleset
 from games.commands import CloseWait, Command, CreateGame, decide
 from games.table import GameCreated, Seat, SeatJoined, SeatLeft
-from projections.views import VIEWS, field_of
+from projections.views import VIEWS, field_of, view_of
 from service.application import tokens
 from service.application.errors import (
     ApplicationError,
@@ -70,7 +70,7 @@ class Acted:
         """A viewer's view after the decision, as stored with it."""
         found = self.documents[VIEWS.key(self.game.game_id)]
         assert not isinstance(found, bytes)
-        return found[field_of(seat)]
+        return view_of(found, field_of(seat))
 
 
 @dataclass(frozen=True)

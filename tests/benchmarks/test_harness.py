@@ -7,16 +7,19 @@ import random
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import redis
 from werkzeug.serving import make_server
 
 from benchmarks import baseline, http_load
+from benchmarks.common import own_redis
 from benchmarks.inprocess import UseCases
 from benchmarks.play import play
 from benchmarks.roundtrips import counting
-from benchmarks.storage import game_keys, key_kind
+from benchmarks.storage import copy_corpus, game_keys, key_kind
+from events.store import RedisEventStore
 from service.ops.redis_server import RedisServer, free_port
 
 
@@ -103,6 +106,36 @@ def test_round_trips_are_counted_once_per_request_or_pipeline(redis_client: redi
         pipe.execute()
 
     assert trips[0] == 2
+
+
+def test_another_checkouts_rebuild_gets_the_corpus_written_by_its_own_store(
+    redis_server: RedisServer, redis_client: redis.Redis, tmp_path: Path
+) -> None:
+    service = UseCases(redis_server.url)
+    played = [play(service, "twelve-gangsters", 3, random.Random(seed)).game_id for seed in (1, 2)]
+    service.tally(played)
+
+    with own_redis("everysec") as other:
+        copy_corpus(redis_server.url, other.url, Path.cwd(), tmp_path / "logs.ndjson")  # this tree, as its own other
+        copied = redis.Redis.from_url(other.url)
+
+        assert RedisEventStore(copied).read_logs(played) == RedisEventStore(redis_client).read_logs(played)
+        assert sorted(copied.scan_iter()) == sorted(redis_client.scan_iter())
+        for key in redis_client.scan_iter():
+            assert contents(copied, key) == contents(redis_client, key), key
+
+
+def contents(client: redis.Redis, key: bytes) -> object:
+    kind = client.type(key)
+    if kind == b"stream":
+        return client.xrange(key)
+    if kind == b"hash":
+        return client.hgetall(key)
+    if kind == b"zset":
+        return client.zrange(key, 0, -1, withscores=True)
+    if kind == b"set":
+        return client.smembers(key)
+    return client.get(key)
 
 
 def test_make_bench_ends_with_each_goal_against_what_the_run_measured() -> None:

@@ -36,7 +36,7 @@ SCRIPTS = {
     "load": store._LOAD,
     "commit": store._COMMIT,
     "write_documents": store._WRITE_DOCUMENTS,
-    "current_field": store._CURRENT_FIELD,
+    "current_fields": store._CURRENT_FIELDS,
     "write_progress": store._WRITE_PROGRESS,
     "lobby": lobby._WRITE,
     "quick_match_release": lobby._RELEASE,

@@ -123,12 +123,12 @@ VIEWS, RESULT = "syndicate:game:{g}:views", "syndicate:game:{g}:result"
 
 def test_the_documents_stored_with_a_commit_are_read_while_current(store: EventStore) -> None:
     store.commit(commit([envelope(1)], 0, documents={VIEWS: {"spectator": b"s1", "0": b"seat0"}}))
-    assert store.current_field("g", VIEWS, "0", 3) == b"seat0"
-    assert store.current_field("g", VIEWS, "0", 2) is None  # another format: to be rebuilt
+    assert store.current_fields("g", VIEWS, ["0", "1", "spectator"], 3) == [b"seat0", None, b"s1"]
+    assert store.current_fields("g", VIEWS, ["0"], 2) is None  # another format: to be rebuilt
     assert store.value(RESULT) is None
     store.commit(commit([envelope(2)], 1, documents={VIEWS: {"spectator": b"s2"}, RESULT: b"r"}))
-    assert store.current_field("g", VIEWS, "spectator", 3) == b"s2"
-    assert store.current_field("g", VIEWS, "0", 3) is None
+    assert store.current_fields("g", VIEWS, ["spectator"], 3) == [b"s2"]
+    assert store.current_fields("g", VIEWS, ["0"], 3) == [None]
     assert store.value(RESULT) == b"r"
     assert store.fields(VIEWS) == (2, 3, {"spectator": b"s2"})
 
@@ -136,10 +136,10 @@ def test_the_documents_stored_with_a_commit_are_read_while_current(store: EventS
 def test_documents_written_behind_the_log_are_not_served_and_never_move_back(store: EventStore) -> None:
     store.commit(commit([envelope(1), envelope(2)], 0))
     store.write_documents("g", 1, 3, {VIEWS: {"spectator": b"old"}})
-    assert store.current_field("g", VIEWS, "spectator", 3) is None  # behind the log
+    assert store.current_fields("g", VIEWS, ["spectator"], 3) is None  # behind the log
     store.write_documents("g", 2, 3, {VIEWS: {"spectator": b"new"}, RESULT: b"r"})
     store.write_documents("g", 1, 3, {VIEWS: {"spectator": b"old"}, RESULT: b"old"})  # late: changes nothing
-    assert store.current_field("g", VIEWS, "spectator", 3) == b"new" and store.value(RESULT) == b"r"
+    assert store.current_fields("g", VIEWS, ["spectator"], 3) == [b"new"] and store.value(RESULT) == b"r"
     store.write_documents("g", 2, 4, {VIEWS: {"spectator": b"other"}})  # another format replaces it
     assert store.fields(VIEWS) == (2, 4, {"spectator": b"other"})
 
@@ -169,7 +169,7 @@ def test_many_logs_are_read_and_many_games_documents_written_at_once_by_the_same
     )
     assert store.fields(VIEWS) == (2, 3, {"spectator": b"new"})  # a later one stays, and its game writes nothing
     assert store.value(RESULT) is None
-    assert store.current_field("h", other_views, "0", 3) == b"h"
+    assert store.current_fields("h", other_views, ["0"], 3) == [b"h"]
 
 
 PROGRESS = "syndicate:game:{g}:review-progress"

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import itertools
-import json
 import threading
 
+import msgspec
 import redis
 from flask import Flask
 
 from events import keys
+from events.store import RedisEventStore
 from tests.client import ApiClient, Table, assert_problem
 
 PLAYED = "twelve_gangsters.gangster_played"
@@ -40,7 +41,8 @@ def race(app: Flask, table: Table, seat: int, cards: tuple[int, int], if_match: 
 
 
 def stream_envelopes(redis_client: redis.Redis, game_id: str) -> list[tuple[bytes, dict]]:
-    return [(entry_id, json.loads(fields[b"e"])) for entry_id, fields in redis_client.xrange(keys.events(game_id))]
+    entry_ids = [entry_id for entry_id, _ in redis_client.xrange(keys.events(game_id))]
+    return list(zip(entry_ids, msgspec.to_builtins(RedisEventStore(redis_client).read(game_id)), strict=True))
 
 
 def assert_log_is_contiguous(redis_client: redis.Redis, api: ApiClient, table: Table) -> None:

@@ -1,10 +1,14 @@
 import json
 
+import msgspec
 import pytest
 import redis
 from click.testing import CliRunner
 
 from events import keys
+from events.entries import compact
+from events.envelope import Envelope, content_hash, encode
+from events.store import RedisEventStore
 from service.ops.cli import main as cli
 from tests.client import ApiClient
 from tests.service.read_models import play_corpus, play_shared_victory
@@ -21,7 +25,7 @@ def test_every_game_of_the_corpus_passes_its_audit(api: ApiClient) -> None:
 def test_an_edited_event_is_named_by_the_audit(api: ApiClient, redis_client: redis.Redis) -> None:
     table = play_shared_victory(api)
     stream = keys.events(table.id)
-    envelopes = [json.loads(f[b"e"]) for _, f in redis_client.xrange(stream)]
+    envelopes = stored(redis_client, table.id)
     edited = envelopes[9]
     assert edited["type"] == "twelve_gangsters.gangster_played"
     edited["payload"]["card"] = 12 if edited["payload"]["card"] != 12 else 11
@@ -34,15 +38,11 @@ def test_an_edited_event_is_named_by_the_audit(api: ApiClient, redis_client: red
 
 def test_a_rehashed_forgery_breaks_the_chain_or_the_rules(api: ApiClient, redis_client: redis.Redis) -> None:
     """A forger who recomputes the edited event's hash still breaks the next link, and the rules."""
-    from events.envelope import content_hash
-
     table = play_shared_victory(api)
     stream = keys.events(table.id)
-    envelopes = [json.loads(f[b"e"]) for _, f in redis_client.xrange(stream)]
+    envelopes = stored(redis_client, table.id)
     seventh = next(e for e in envelopes if e["type"] == "twelve_gangsters.round_revealed")
     seventh["payload"]["succeeded"] = [0, 1, 2]
-    from events.envelope import Envelope
-
     seventh["hash"] = content_hash(Envelope(**seventh))
     rewrite_stream(redis_client, stream, envelopes)
     problems = api.http.get(f"/v1/games/{table.id}/audit").json["problems"]
@@ -51,10 +51,37 @@ def test_a_rehashed_forgery_breaks_the_chain_or_the_rules(api: ApiClient, redis_
     assert ("decision", seventh["version"] - 3) in checks or any(c == "decision" for c, _ in checks)
 
 
+def test_a_rehashed_forgery_kept_compact_breaks_the_next_events_hash(api: ApiClient, redis_client: redis.Redis) -> None:
+    """Kept compact, an event links to the one before without repeating its hash: a forged hash becomes the next
+    event's `prev_hash`, and the next event's own hash no longer matches."""
+    table = play_shared_victory(api)
+    stream = keys.events(table.id)
+    envelopes = stored(redis_client, table.id)
+    seventh = next(e for e in envelopes if e["type"] == "twelve_gangsters.round_revealed")
+    seventh["payload"]["succeeded"] = [0, 1, 2]
+    seventh["hash"] = content_hash(Envelope(**seventh))
+    entries = redis_client.xrange(stream)
+    redis_client.delete(stream)
+    for entry_id, fields in entries:  # every entry as it was but the forged one
+        if entry_id == f"{seventh['version']}-0".encode():
+            fields = dict([compact(msgspec.convert(seventh, Envelope), table.id, linked=True)])
+        redis_client.xadd(stream, fields, id=entry_id)
+    problems = api.http.get(f"/v1/games/{table.id}/audit").json["problems"]
+    checks = {(p["check"], p["version"]) for p in problems}
+    assert ("hash", seventh["version"] + 1) in checks
+    assert any(c == "decision" for c, _ in checks)
+
+
+def stored(client: redis.Redis, game_id: str) -> list[dict]:
+    """The game's envelopes as plain values."""
+    return msgspec.to_builtins(RedisEventStore(client).read(game_id))  # type: ignore[no-any-return]
+
+
 def rewrite_stream(client: redis.Redis, stream: str, envelopes: list[dict]) -> None:
+    """The stream written again as JSON, every field said (the form of every event stored before the compact one)."""
     client.delete(stream)
     for envelope in envelopes:
-        client.xadd(stream, {"e": json.dumps(envelope)}, id=f"{envelope['version']}-0")
+        client.xadd(stream, {"e": encode(msgspec.convert(envelope, Envelope))}, id=f"{envelope['version']}-0")
 
 
 def test_a_tampered_snapshot_is_reported(api: ApiClient, redis_client: redis.Redis) -> None:

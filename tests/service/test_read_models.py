@@ -1,8 +1,10 @@
+import json
 import random
 import threading
 
 import redis
 
+from projections import views
 from projections.results import RESULTS
 from projections.views import VIEWS
 from service.bootstrap import bootstrap
@@ -104,3 +106,31 @@ def test_a_view_behind_the_log_is_brought_up_to_date_when_read(api: ApiClient, r
     view = api.game(table, 0)
     assert view["version"] == api.game(table)["version"]
     assert view["you"]["chosen"] == 4
+
+
+def test_a_seats_view_is_kept_as_its_own_part_and_read_whole(api: ApiClient, redis_client: redis.Redis) -> None:
+    """What only a seat sees is in its `you`: the rest of its view, the spectator's, is not kept again."""
+    playing = api.create(players=3, options={"first_boss": 0})
+    api.play(playing, 0, 5)
+    finished = play_shared_victory(api)
+
+    for table in (playing, finished):
+        kept = redis_client.hgetall(VIEWS.key(table.id))
+        spectator = api.game(table)
+        for seat in range(3):
+            assert kept[str(seat).encode()].startswith(b'+{"seat":%d' % seat)
+            whole = api.game(table, seat)
+            assert whole == {**spectator, "you": whole["you"]} and whole["you"]["seat"] == seat
+            assert json.loads(kept[str(seat).encode()][1:]) == whole["you"]
+        assert api.http.get(f"/v1/games/{table.id}/audit").json["ok"]
+    assert api.game(playing, 0)["you"]["hand"] and "hand" not in json.dumps(api.game(playing))
+
+
+def test_a_seats_view_that_adds_more_than_its_you_is_kept_whole() -> None:
+    spectator = b'{"a":1,"b":[]}'
+
+    assert views.kept(spectator, b'{"a":1,"b":[],"you":{"seat":0}}') == b'+{"seat":0}'
+    assert views.kept(spectator, b'{"a":1,"b":[2],"you":{"seat":0}}') == b'{"a":1,"b":[2],"you":{"seat":0}}'
+    kept = {"spectator": spectator, "0": b'+{"seat":0}', "1": b'{"a":2,"you":{}}'}
+    assert views.view_of(kept, "0") == b'{"a":1,"b":[],"you":{"seat":0}}'
+    assert views.view_of(kept, "1") == b'{"a":2,"you":{}}' and views.view_of(kept, "spectator") == spectator

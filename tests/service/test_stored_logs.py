@@ -25,11 +25,11 @@ from service.application.audit import audit_log
 GAME_ID = "0123456789abcdef"
 
 
-def played(ruleset_id: str, options: dict[str, Any], seed: int, moves: int) -> list[Envelope]:
+def played(ruleset_id: str, options: dict[str, Any], seed: int, moves: int, seats: int = 3) -> list[Envelope]:
     """A game of bots, each batch sealed with the command that made it, as the service stores it."""
     ruleset = RULESETS[ruleset_id]
-    seats = [Seat(bot="random")] * 3
-    created = tables.create(ruleset, GAME_ID, seats, options, seed, "salt", "")
+    bots = [Seat(bot="random")] * seats
+    created = tables.create(ruleset, GAME_ID, bots, options, seed, "salt", "")
     decision = seal(ruleset, None, created, CreateGame(), None, "")
     envelopes, game = list(decision.envelopes), decision.after
     rng = random.Random(seed)
