@@ -79,6 +79,15 @@ def test_a_join_the_api_refuses_is_shown_beside_its_game(client: tuple[Page, Wat
     watch.errors.clear()
 
 
+SHOWN_NOTICES = """() => {
+    window.shownNotices = [];
+    const look = () => document.querySelectorAll(".notice").forEach((notice) => {
+        if (notice.textContent) window.shownNotices.push(notice.textContent);
+    });
+    new MutationObserver(look).observe(document.body, {subtree: true, childList: true, characterData: true});
+}"""
+
+
 @pytest.mark.parametrize(
     ("status", "code", "noticed"),
     [(503, "unavailable", True), (429, "rate_limited", False)],  # a 429 is waited out unnoticed
@@ -102,11 +111,14 @@ def test_a_table_whose_catch_up_is_refused_tries_again_and_catches_up(
                       body=json.dumps(problem))  # fmt: skip
 
     page.route(f"**/v1/games/{game_id}/events?*", refused_once)
+    # Every notice shown is recorded as it is shown: it lasts only until the retry a second later, which a busy
+    # machine can let pass before a locator looks.
+    page.evaluate(SHOWN_NOTICES)
     click_first_move(page)  # the bots answer on the feed; the table's first catch-up is refused
     while not refused:
         page.wait_for_timeout(50)
     if noticed:
-        page.locator(".notice:not(:empty)").wait_for()
+        wait_for(lambda: page.evaluate("window.shownNotices.length") > 0, "the refusal to be noticed", timeout_s=20)
 
     def caught_up() -> bool:
         # The game's version read afresh each time: the bots may still be moving, and the table then skips ahead.
