@@ -4,13 +4,9 @@ go out together. The player read ahead is never taken on its word: the token is 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any
-
 import pytest
-import redis.connection
 
+from benchmarks.roundtrips import counting
 from players.state import Player
 from service.application import accounts
 from service.application.errors import InvalidTokenError
@@ -19,29 +15,12 @@ from tests.client import ApiClient, Table
 from tests.players.helpers import bearer, create, join
 
 
-@contextmanager
-def round_trips() -> Iterator[list[int]]:
-    """How many round trips redis-py makes while the block runs (each command sent, or pipeline, is one)."""
-    counted = [0]
-    original = redis.connection.AbstractConnection.send_packed_command
-
-    def send(self: Any, command: Any, check_health: bool = True) -> None:
-        counted[0] += 1
-        original(self, command, check_health)
-
-    redis.connection.AbstractConnection.send_packed_command = send  # type: ignore[method-assign]
-    try:
-        yield counted
-    finally:
-        redis.connection.AbstractConnection.send_packed_command = original  # type: ignore[method-assign]
-
-
 def trips_per_move(api: ApiClient, table: Table, tokens: list[str]) -> list[int]:
     """Each move's round trips over a whole 3-seat game, every seat playing gangster r in round r."""
     trips = []
     for card in range(1, 13):
         for token in tokens:
-            with round_trips() as counted:
+            with counting() as counted:
                 response = api.http.post(
                     f"/v1/games/{table.id}/moves", json={"type": "play", "card": card}, headers=bearer(token)
                 )

@@ -10,7 +10,7 @@ from events.entries import compact
 from events.envelope import Envelope, content_hash, encode
 from events.store import RedisEventStore
 from service.ops.cli import main as cli
-from tests.client import ApiClient
+from tests.client import ApiClient, Table
 from tests.service.read_models import play_corpus, play_shared_victory
 
 
@@ -38,13 +38,8 @@ def test_an_edited_event_is_named_by_the_audit(api: ApiClient, redis_client: red
 
 def test_a_rehashed_forgery_breaks_the_chain_or_the_rules(api: ApiClient, redis_client: redis.Redis) -> None:
     """A forger who recomputes the edited event's hash still breaks the next link, and the rules."""
-    table = play_shared_victory(api)
-    stream = keys.events(table.id)
-    envelopes = stored(redis_client, table.id)
-    seventh = next(e for e in envelopes if e["type"] == "twelve_gangsters.round_revealed")
-    seventh["payload"]["succeeded"] = [0, 1, 2]
-    seventh["hash"] = content_hash(Envelope(**seventh))
-    rewrite_stream(redis_client, stream, envelopes)
+    table, envelopes, seventh = rehashed_forgery(api, redis_client)
+    rewrite_stream(redis_client, keys.events(table.id), envelopes)
     problems = api.http.get(f"/v1/games/{table.id}/audit").json["problems"]
     checks = {(p["check"], p["version"]) for p in problems}
     assert ("chain", seventh["version"] + 1) in checks
@@ -54,12 +49,8 @@ def test_a_rehashed_forgery_breaks_the_chain_or_the_rules(api: ApiClient, redis_
 def test_a_rehashed_forgery_kept_compact_breaks_the_next_events_hash(api: ApiClient, redis_client: redis.Redis) -> None:
     """Kept compact, an event links to the one before without repeating its hash: a forged hash becomes the next
     event's `prev_hash`, and the next event's own hash no longer matches."""
-    table = play_shared_victory(api)
+    table, _, seventh = rehashed_forgery(api, redis_client)
     stream = keys.events(table.id)
-    envelopes = stored(redis_client, table.id)
-    seventh = next(e for e in envelopes if e["type"] == "twelve_gangsters.round_revealed")
-    seventh["payload"]["succeeded"] = [0, 1, 2]
-    seventh["hash"] = content_hash(Envelope(**seventh))
     entries = redis_client.xrange(stream)
     redis_client.delete(stream)
     for entry_id, fields in entries:  # every entry as it was but the forged one
@@ -70,6 +61,17 @@ def test_a_rehashed_forgery_kept_compact_breaks_the_next_events_hash(api: ApiCli
     checks = {(p["check"], p["version"]) for p in problems}
     assert ("hash", seventh["version"] + 1) in checks
     assert any(c == "decision" for c, _ in checks)
+
+
+def rehashed_forgery(api: ApiClient, client: redis.Redis) -> tuple[Table, list[dict], dict]:
+    """A finished game's envelopes as plain values, its seventh round's reveal edited and its hash recomputed
+    (the stream left as it is): the game, every envelope, the forged one."""
+    table = play_shared_victory(api)
+    envelopes = stored(client, table.id)
+    seventh = next(e for e in envelopes if e["type"] == "twelve_gangsters.round_revealed")
+    seventh["payload"]["succeeded"] = [0, 1, 2]
+    seventh["hash"] = content_hash(Envelope(**seventh))
+    return table, envelopes, seventh
 
 
 def stored(client: redis.Redis, game_id: str) -> list[dict]:
