@@ -280,7 +280,7 @@ def test_the_order_a_long_turn_is_compared_in_comes_from_the_searchs_secret_gene
 
 
 def test_a_search_looks_as_far_as_its_game_says_for_the_seats_at_the_table() -> None:
-    """Mobsters looks three decisions on between two seats, one with more; Ca$h 'n Guns three at four seats, one
+    """Mobsters looks three decisions on between two seats, one with more; Ca$h 'n Guns five at four seats, one
     with more (each game's __init__.py)."""
     mobsters = RULESETS["mobsters"]
     for seats, horizon in ((2, 3), (3, 1), (4, 1)):
@@ -288,7 +288,7 @@ def test_a_search_looks_as_far_as_its_game_says_for_the_seats_at_the_table() -> 
         assert Search(mobsters, view).horizon == horizon
     assert Search(TWELVE_GANGSTERS, tables.plain_view(TWELVE_GANGSTERS, twins()[0], 0)).horizon == 1
     cash = RULESETS["cash-n-guns"]
-    for seats, horizon in ((4, 3), (6, 1)):
+    for seats, horizon in ((4, 5), (6, 1)):
         view = tables.plain_view(cash, given(cash, created(cash, seats, seed=1)), 0)
         assert Search(cash, view).horizon == horizon
 
