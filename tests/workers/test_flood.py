@@ -33,9 +33,15 @@ BOTS = [{"bot": "random"}] * 3
 
 
 def depths(client: redis.Redis) -> tuple[int, int]:
-    """The jobs waiting for people's games, and for all-bot games (queued or held back for their pace)."""
-    bots = Queue(BOT_QUEUE, connection=client).count + int(client.zcard(keys.paced_turns()))  # type: ignore[arg-type]
-    return Queue(QUEUE, connection=client).count, bots
+    """The jobs waiting for people's games, and for all-bot games (queued or held back for their pace), read at one
+    moment: read one after the other, a game's turn could be counted queued, then played and its next turn counted
+    held back."""
+    with client.pipeline(transaction=True) as moment:
+        moment.llen(Queue(QUEUE, connection=client).key)
+        moment.llen(Queue(BOT_QUEUE, connection=client).key)
+        moment.zcard(keys.paced_turns())
+        people, queued, paced = moment.execute()
+    return int(people), int(queued) + int(paced)
 
 
 def test_a_burst_of_all_bot_games_stalls_neither_a_persons_game_nor_the_house(
