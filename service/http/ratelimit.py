@@ -12,6 +12,13 @@ forgets the windows under way. The budgets:
 - `open`: each client address over the ways to a seat without a token (create a game, join one, register a
   player), counted on their own so a burst of them crowds out neither seated play nor reads.
 
+A process does not ask Redis on every request (`Ledger`): once it has counted a budget's key there, it lets through
+up to one `SHARE`th of what that window had left, for up to `SYNC_S`, counting them in its own memory, and adds
+them to the shared count with the next request that asks. Near the end of a budget every request asks, so a small
+budget is exact; a large one may let through a little more than its amount when many processes serve one caller at
+once (each its share of what was left: with `SHARE` processes, at most the remainder once more), which an honest
+caller, far inside its budgets, never notices.
+
 A 304 (not modified) costs nothing: its count is given back. Every answer carries the IETF RateLimit fields of the
 budget nearest its end (`RateLimit-Limit`, `-Remaining`, `-Reset`, `-Policy`); a 429 also `Retry-After`, rounded
 up. Seat tokens never reach the keys: a token's budget is keyed by a hash of it. If the counters' Redis cannot be
@@ -23,8 +30,9 @@ from __future__ import annotations
 import hashlib
 import logging
 import math
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import redis
@@ -86,6 +94,93 @@ class Budget:
     def of(cls, name: str, rule: str, whose: str) -> Budget:
         item = parse(rule)
         return cls(name, item.amount, item.get_expiry(), whose)
+
+
+SYNC_S = 1.0
+"""How long a process counts a budget's key in its own memory before it asks Redis again."""
+SHARE = 16
+"""What part of a window's remainder, as Redis last answered it, a process may let through before it asks again."""
+KEPT = 10_000
+"""Keys a process keeps counts of: past it, those whose window ended are dropped (then, if need be, the oldest)."""
+
+
+@dataclass
+class Tally:
+    """A budget's key as this process knows it: the shared count Redis last answered, the requests let through since
+    (not yet added to it), and when that answer came and its window ends (monotonic seconds)."""
+
+    known: int
+    pending: int
+    synced: float
+    ends: float
+
+    def admits(self, budget: Budget, now: float) -> bool:
+        """Whether one more request may be let through without asking Redis."""
+        fresh = now - self.synced < SYNC_S and now < self.ends
+        return fresh and self.pending + 1 <= (budget.amount - self.known) // SHARE
+
+    def count(self, budget: Budget, now: float) -> Count:
+        return Count(budget, self.known + self.pending, max(1, math.ceil(self.ends - now)))
+
+
+@dataclass
+class Ledger:
+    """The counts of one process between its round trips to Redis (see the module's docstring)."""
+
+    tallies: dict[str, Tally] = field(default_factory=dict)
+
+    def local(self, budgets: list[tuple[Budget, str]], now: float) -> list[Count] | None:
+        """Every budget's count with this request let through, if all admit it without asking Redis; else None."""
+        tallies = [self.tallies.get(counter(budget, key)) for budget, key in budgets]
+        if not all(t is not None and t.admits(b, now) for t, (b, _) in zip(tallies, budgets, strict=True)):
+            return None
+        counts = []
+        for tally, (budget, _) in zip(tallies, budgets, strict=True):
+            assert tally is not None
+            tally.pending += 1
+            counts.append(tally.count(budget, now))
+        return counts
+
+    def take(self, name: str, now: float) -> int:
+        """What this process let through at `name` since it last asked (in a window not yet ended), now handed over
+        to be added to the shared count."""
+        tally = self.tallies.get(name)
+        if tally is None:
+            return 0
+        pending, tally.pending = tally.pending, 0
+        return pending if now < tally.ends else 0  # those of a window gone count in none
+
+    def answered(self, name: str, spent: int, left_ms: int, window_s: int, now: float) -> None:
+        """Redis's answer for `name`: the shared count, and the milliseconds left in its window."""
+        ends = now + (left_ms / 1000 if left_ms > 0 else window_s)
+        tally = self.tallies.get(name)
+        if tally is None:
+            if len(self.tallies) >= KEPT:
+                self.forget(now)
+            self.tallies[name] = Tally(spent, 0, now, ends)
+        else:  # what was let through while Redis answered stays pending
+            tally.known, tally.synced, tally.ends = spent, now, ends
+
+    def give_back(self, budgets: list[tuple[Budget, str]], now: float) -> list[Count]:
+        """A request's count given back (a 304), to be added to Redis with the next count that asks; the budgets'
+        counts after it."""
+        counts = []
+        for budget, key in budgets:
+            tally = self.tallies.get(counter(budget, key))
+            if tally is not None:
+                tally.pending -= 1
+                counts.append(tally.count(budget, now))
+        return counts
+
+    def forget(self, now: float) -> None:
+        self.tallies = {k: t for k, t in self.tallies.items() if now < t.ends}
+        while len(self.tallies) >= KEPT:
+            del self.tallies[next(iter(self.tallies))]
+
+
+def counter(budget: Budget, key: str) -> str:
+    """The Redis key of a budget's counter (hash-tagged by its key: a cluster spreads them over its masters)."""
+    return f"{PREFIX}:{budget.name}:{{{key}}}"
 
 
 @dataclass(frozen=True)
@@ -157,6 +252,7 @@ class RateLimit:
         self.open = Budget.of("open", open_, "creating, joining or registering without a token from this address")
         self.redis = client_for(storage_url)
         self._count = self.redis.register_script(_COUNT)
+        self.ledger = Ledger()
         self.ahead = read_ahead
 
     def install(self, app: Flask) -> None:
@@ -173,20 +269,26 @@ class RateLimit:
             return [(self.open, address)]
         return [(self.anonymous, address)]
 
-    def count(self, budgets: list[tuple[Budget, str]], cost: int, read: str | None = None) -> list[Count]:
-        """Add `cost` to each budget's counter, in one round trip (per Redis node, on a cluster); with them, read
-        the key `read` for the request."""
+    def count(self, budgets: list[tuple[Budget, str]], read: str | None = None) -> list[Count]:
+        """Add one to each budget's count: in this process's ledger while every budget admits it there, else
+        in Redis, in one round trip (per Redis node, on a cluster) that also adds what the ledger let through; with
+        them, read the key `read` for the request (which always asks Redis)."""
+        now = time.monotonic()
+        if read is None and (counts := self.ledger.local(budgets, now)) is not None:
+            return counts
         batch = Pipelines(self.redis)
-        for budget, key in budgets:
-            counter = f"{PREFIX}:{budget.name}:{{{key}}}"
-            batch.script(self._count, [counter], [cost, budget.window_s * 1000])
+        names = [counter(budget, key) for budget, key in budgets]
+        for (budget, _), name in zip(budgets, names, strict=True):
+            batch.script(self._count, [name], [1 + self.ledger.take(name, now), budget.window_s * 1000])
         if read is not None:
             batch.on(read).get(read)
         replies = batch.execute()
         if read is not None:
             g.read_ahead = (read, replies.pop())
+        now = time.monotonic()
         counts = []
-        for (budget, _), (spent, left_ms) in zip(budgets, replies, strict=True):
+        for (budget, _), name, (spent, left_ms) in zip(budgets, names, replies, strict=True):
+            self.ledger.answered(name, int(spent), int(left_ms), budget.window_s, now)
             reset_in = max(1, math.ceil(int(left_ms) / 1000)) if left_ms > 0 else budget.window_s
             counts.append(Count(budget, int(spent), reset_in))
         return counts
@@ -199,7 +301,7 @@ class RateLimit:
         budgets = self.budgets()
         token = sent_token()
         try:
-            counts = self.count(budgets, 1, self.ahead(token) if token is not None else None)
+            counts = self.count(budgets, self.ahead(token) if token is not None else None)
         except redis.RedisError as error:  # fail open: an outage is answered by the routes that need Redis
             log.warning("rate limit not counted: %s", error)
             return
@@ -216,10 +318,7 @@ class RateLimit:
             return response
         budgets, counts = found
         if response.status_code == 304:
-            try:
-                counts = self.count(budgets, -1)
-            except redis.RedisError as error:
-                log.warning("rate limit not given back: %s", error)
+            counts = self.ledger.give_back(budgets, time.monotonic()) or counts
         if "RateLimit-Limit" not in response.headers:
             response.headers.update(fields(nearest(counts)))
         return response

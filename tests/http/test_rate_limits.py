@@ -15,6 +15,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service.config import Config
+from service.http import ratelimit
 from service.http.app import create_app
 from service.http.ratelimit import token_key
 from service.ops.redis_server import RedisServer
@@ -167,3 +168,57 @@ def test_the_web_page_is_never_refused_as_json(config: Config) -> None:
     for _ in range(3):
         page = http.get("/play")
         assert page.status_code == 200 and page.mimetype == "text/html"
+
+
+def counted(redis_client: redis.Redis, token: str) -> int:
+    """What Redis holds of a token's count."""
+    return int(redis_client.get(f"syndicate:rate:token:{{{token_key(token)}}}") or 0)
+
+
+def test_a_large_budget_is_counted_in_memory_between_round_trips(
+    config: Config, api: ApiClient, redis_client: redis.Redis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Far from its end, a budget is counted in the process for up to SYNC_S, and added to Redis's count with the
+    next request that asks: the answers tell the whole count all along."""
+    http = limited(config, rate_limit_token="1600 per minute").test_client()
+    table = api.create(players=3)
+    token = seat_token(api, table, 0)
+    remaining = [int(http.get(f"/v1/games/{table.id}", headers=bearer(token)).headers["RateLimit-Remaining"])]
+    remaining += [int(http.get(f"/v1/games/{table.id}", headers=bearer(token)).headers["RateLimit-Remaining"])]
+    assert counted(redis_client, token) == 1, "the second request asked Redis nothing"
+    monkeypatch.setattr(ratelimit, "SYNC_S", 0.0)  # the process's count has aged past its limit
+    remaining += [int(http.get(f"/v1/games/{table.id}", headers=bearer(token)).headers["RateLimit-Remaining"])]
+    assert remaining == [1599, 1598, 1597]
+    assert counted(redis_client, token) == 3
+
+
+def test_processes_counting_in_memory_let_through_at_most_a_share_more(
+    config: Config, api: ApiClient, redis_client: redis.Redis
+) -> None:
+    """Two processes, each counting in memory between round trips: none refuses a request within the budget, and
+    together they let through at most a share of it more (each asks again once it let through a SHARE-th of what
+    was left)."""
+    amount = 320
+    apps = [limited(config, rate_limit_token=f"{amount} per minute").test_client() for _ in range(2)]
+    table = api.create(players=3)
+    token = seat_token(api, table, 0)
+    passed = 0
+    for i in range(2 * amount):
+        if apps[i % 2].get(f"/v1/games/{table.id}", headers=bearer(token)).status_code == 429:
+            break
+        passed += 1
+    assert amount <= passed <= amount + 2 * amount // ratelimit.SHARE
+    assert counted(redis_client, token) >= amount
+
+
+def test_a_process_keeps_counts_of_a_bounded_number_of_keys(
+    config: Config, api: ApiClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(ratelimit, "KEPT", 4)
+    app = limited(config)
+    http = app.test_client()
+    table = api.create(players=3)
+    for _ in range(10):
+        assert http.get(f"/v1/games/{table.id}", headers=bearer(uuid.uuid4().hex)).status_code == 401
+    ledger = next(hook.__self__.ledger for hook in app.before_request_funcs[None] if hasattr(hook, "__self__"))
+    assert len(ledger.tallies) <= 4
