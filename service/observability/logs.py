@@ -7,11 +7,12 @@ game, outcome and the id of the request it came from (service/worker/jobs.py).
 
 from __future__ import annotations
 
-import json
 import logging
+import time
 from contextvars import ContextVar
-from datetime import UTC, datetime
 from typing import Any
+
+import msgspec
 
 request_id: ContextVar[str | None] = ContextVar("request_id", default=None)
 """The request this code works for, or the request whose job it runs: a job queued meanwhile keeps it
@@ -19,9 +20,13 @@ request_id: ContextVar[str | None] = ContextVar("request_id", default=None)
 
 
 class JsonFormatter(logging.Formatter):
+    """One JSON object a record (every request writes one: msgspec encodes it, anything it cannot as a string)."""
+
+    encode = msgspec.json.Encoder(enc_hook=str).encode
+
     def format(self, record: logging.LogRecord) -> str:
         entry: dict[str, Any] = {
-            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}+00:00",
             "level": record.levelname,
             "logger": record.name,
             "pid": record.process,
@@ -30,7 +35,7 @@ class JsonFormatter(logging.Formatter):
         }
         if record.exc_info:
             entry["exception"] = self.formatException(record.exc_info)
-        return json.dumps(entry, default=str)
+        return self.encode(entry).decode()
 
 
 def configure(level: int = logging.INFO) -> None:
