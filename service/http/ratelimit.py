@@ -271,10 +271,12 @@ class RateLimit:
 
     def count(self, budgets: list[tuple[Budget, str]], read: str | None = None) -> list[Count]:
         """Add one to each budget's count: in this process's ledger while every budget admits it there, else
-        in Redis, in one round trip (per Redis node, on a cluster) that also adds what the ledger let through; with
-        them, read the key `read` for the request (which always asks Redis)."""
+        in Redis, in one round trip (per Redis node, on a cluster) that also adds what the ledger let through; and
+        read the key `read` for the request, in that round trip if there is one."""
         now = time.monotonic()
-        if read is None and (counts := self.ledger.local(budgets, now)) is not None:
+        if (counts := self.ledger.local(budgets, now)) is not None:
+            if read is not None:
+                g.read_ahead = (read, self.redis.get(read))
             return counts
         batch = Pipelines(self.redis)
         names = [counter(budget, key) for budget, key in budgets]
