@@ -328,8 +328,12 @@ class Scheduler:
             options["meta"] = {"request_id": cause}  # the job's log line names the request it came from
         if at:
             queue.enqueue_at(at, function, *args, **options)
-        else:
-            queue.enqueue(function, *args, **options)
+            return
+        # In a pipeline of ours, RQ adds the queue to its list, saves the job and pushes it in one round trip
+        # (without one it takes two): a request that finishes a game, or calls a bot, answers sooner.
+        with queue.connection.pipeline() as pipeline:
+            queue.enqueue(function, *args, pipeline=pipeline, **options)
+            pipeline.execute()
 
 
 @contextmanager

@@ -1,0 +1,38 @@
+"""A job is queued in one round trip: RQ's list of queues, the job and its place in the queue are written in one
+pipeline. A move that ends a game answers after four: its save, the lobby's entry, the tally's claim and the
+tally's job."""
+
+from __future__ import annotations
+
+import pytest
+import redis
+
+from benchmarks.roundtrips import counting
+from service.http import ratelimit
+from tests.client import ApiClient
+
+
+def play_out(api: ApiClient) -> list[int]:
+    """The round trips of each move of a 3-seat 12 Gangsters game, every seat playing gangster r in round r."""
+    table = api.create(players=3, options={"first_boss": 0})
+    trips = []
+    for card in range(1, 13):
+        for seat in range(3):
+            with counting() as counted:
+                response = api.http.post(
+                    f"/v1/games/{table.id}/moves", json={"type": "play", "card": card}, headers=api.auth(table, seat)
+                )
+            assert response.status_code == 200, response.json
+            trips.append(counted[0])
+    assert response.json["game"]["status"] == "finished"
+    return trips
+
+
+def test_a_move_that_ends_a_game_makes_four_round_trips(
+    api: ApiClient, redis_client: redis.Redis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(ratelimit, "SYNC_S", 600.0)  # the tokens' counts stay in the process all game
+    play_out(api)  # the first game also loads the scripts and reads the Redis version, once a process
+    trips = play_out(api)
+    assert trips[-1] == 4, trips
+    assert redis_client.llen("rq:queue:syndicate") == 2, "each game's tally is queued"
