@@ -58,7 +58,10 @@ def honest_headers(response: Response) -> Response:
     """An API answer may depend on who asks (a seat's view, a player's games): it varies by `Authorization`
     for any cache. An answer without a body (204, 304, a preflight) claims no Content-Type."""
     if request.path.startswith("/v1/"):
-        response.vary.add("Authorization")
+        if "Vary" in response.headers:
+            response.vary.add("Authorization")
+        else:  # the usual answer: no need to parse and write back a Vary of none
+            response.headers.add("Vary", "Authorization")
     empty = response.status_code in (204, 304) or (
         request.method == "OPTIONS" and not response.is_streamed and not response.get_data()
     )

@@ -259,10 +259,9 @@ class RateLimit:
         app.before_request(self.check)
         app.after_request(self.tell)
 
-    def budgets(self) -> list[tuple[Budget, str]]:
-        """The budgets this request counts against, each with its key."""
+    def budgets(self, token: str | None) -> list[tuple[Budget, str]]:
+        """The budgets this request counts against, each with its key (`token`: the bearer token it sends)."""
         address = caller_key()
-        token = sent_token()
         if token is not None:
             return [(self.token, token_key(token)), (self.address, address)]
         if (request.endpoint, request.method) in OPEN:
@@ -300,8 +299,8 @@ class RateLimit:
         back."""
         if request.endpoint in EXEMPT or request.method == "OPTIONS":
             return
-        budgets = self.budgets()
         token = sent_token()
+        budgets = self.budgets(token)
         try:
             counts = self.count(budgets, self.ahead(token) if token is not None else None)
         except redis.RedisError as error:  # fail open: an outage is answered by the routes that need Redis
@@ -321,8 +320,8 @@ class RateLimit:
         budgets, counts = found
         if response.status_code == 304:
             counts = self.ledger.give_back(budgets, time.monotonic()) or counts
-        if "RateLimit-Limit" not in response.headers:
-            response.headers.update(fields(nearest(counts)))
+        if "RateLimit-Limit" not in response.headers:  # (a 429 carries its own)
+            response.headers.extend(fields(nearest(counts)))
         return response
 
 

@@ -44,7 +44,7 @@ def finish(response: Response) -> Response:
     rule = asked.url_rule
     route = rule.rule if rule is not None else "unmatched"
     method, status = asked.method, response.status_code
-    response.headers[HEADER] = request_id
+    response.headers.add(HEADER, request_id)  # no one else sets it
     metrics.REQUESTS.labels(route, method, str(status)).inc()
     if asked.endpoint == MOVE_ENDPOINT:
         metrics.MOVE_SECONDS.observe(seconds)
