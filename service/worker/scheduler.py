@@ -131,7 +131,8 @@ class Scheduler:
         """Enqueue the jobs the table needs now that it moved on from `previous_version`."""
         game_id = table.game_id
         if table.status is Status.FINISHED and not table.tallied:
-            self.once("tally", game_id, self.queue, "service.worker.jobs.tally")
+            ended_now = table.status_since > previous_version  # no tally can be pending before the game's end
+            self.once("tally", game_id, self.queue, "service.worker.jobs.tally", first=ended_now)
         bots_at = tables.bots_at(table)
         if bots_at and table.wait_since > previous_version:  # the wait for players, from a new seat change
             self.deadline(table, due_second(bots_at))
@@ -167,10 +168,17 @@ class Scheduler:
         self.enqueue(self.review_queue, next_id, REVIEW_JOB, game_id)
         return True
 
-    def once(self, kind: str, game_id: str, queue: Queue, function: str, delay_s: float = 0.0) -> bool:
+    def once(
+        self, kind: str, game_id: str, queue: Queue, function: str, delay_s: float = 0.0, first: bool = False
+    ) -> bool:
         """Enqueue a job of this kind for the game, unless one is pending; whether it was enqueued. A bots' turn
-        held back `delay_s` seconds waits for `release_due`."""
+        held back `delay_s` seconds waits for `release_due`. `first`: the decision that calls for it is the first
+        that could (the game's end, for its tally), so none can be pending: the job is marked pending as it is
+        queued, in the same round trip, instead of claimed in one of its own."""
         job_id = f"{kind}-{game_id}-{secrets.token_hex(4)}"
+        if first and delay_s <= 0:
+            self.enqueue(queue, job_id, function, game_id, mark=keys.pending_job(kind, game_id))
+            return True
         if not self._claim(keys=[keys.pending_job(kind, game_id)], args=[job_id, PENDING_TTL_S]):
             return False
         if delay_s > 0:
@@ -321,17 +329,25 @@ class Scheduler:
         done: Any = self.redis.mget([keys.jobs_done(second - k) for k in range(1, PACE_WINDOW_S + 1)])
         return sum(int(n) for n in done if n is not None) / PACE_WINDOW_S
 
-    def enqueue(self, queue: Queue, job_id: str, function: str, *args: Any, at: datetime | None = None) -> None:
+    def enqueue(
+        self, queue: Queue, job_id: str, function: str, *args: Any, at: datetime | None = None, mark: str | None = None
+    ) -> None:
+        """Queue the job (at `at`, if given); with `mark`, set that key to the job's id as the pending job's mark, in
+        the same transaction."""
         # Done jobs are not kept (their log line says what came of them); failed ones a day.
         options: dict[str, Any] = {"job_id": job_id, "retry": RETRY, "result_ttl": 0, "failure_ttl": 86400}
         if cause := logs.request_id.get():
             options["meta"] = {"request_id": cause}  # the job's log line names the request it came from
         if at:
+            assert mark is None
             queue.enqueue_at(at, function, *args, **options)
             return
         # In a pipeline of ours, RQ adds the queue to its list, saves the job and pushes it in one round trip
         # (without one it takes two): a request that finishes a game, or calls a bot, answers sooner.
         with queue.connection.pipeline() as pipeline:
+            pipeline.multi()
+            if mark is not None:
+                pipeline.set(mark, job_id, ex=PENDING_TTL_S)
             queue.enqueue(function, *args, pipeline=pipeline, **options)
             pipeline.execute()
 
