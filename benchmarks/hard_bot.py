@@ -49,6 +49,7 @@ def main() -> None:
     parser.add_argument("--prices", help="hidden decisions' prices, as decision=price,...")
     parser.add_argument("--modelled", help="the decisions left to the game's model, as decision,... ('' for none)")
     parser.add_argument("--no-evaluate", action="store_true")
+    parser.add_argument("--staged", help="the seat counts whose search plays on to the stage's end, as 2,4 ('' none)")
     parser.add_argument("--no-model", action="store_true", help="search the other seats' choices, not model them")
     parser.add_argument("--pure", action="store_true", help="hidden choices unmixed: the best estimate, always")
     args = parser.parse_args()
@@ -71,6 +72,9 @@ def main() -> None:
         searching = dataclasses.replace(searching, prices={k: float(v) for k, v in prices.items()})
     if args.modelled is not None:
         searching = dataclasses.replace(searching, modelled=frozenset(filter(None, args.modelled.split(","))))
+    if args.staged is not None:
+        staged = frozenset(int(n) for n in args.staged.split(",") if n)
+        searching = dataclasses.replace(searching, staged=staged)
     if args.no_model:
         searching = dataclasses.replace(searching, model=None)
     ruleset = dataclasses.replace(ruleset, searching=searching)

@@ -312,6 +312,9 @@ class Searching:
 
     - `horizon`: the decisions (a simultaneous one counts once) a search plays from the view before it evaluates
       the state, in a game that can `evaluate` one; `horizons`, by the number of seats, where that differs.
+    - `stage`: what part of the game a state is in (a turn, say), where evaluations are comparable only between
+      states at the same point of it; with a number of seats in `staged`, a search plays on from the view, every
+      seat as the model would, until the stage has changed (or `search.STAGE_CAP` decisions), and evaluates there.
     - `model`: how the search expects every other seat to choose, at every decision of its tree and its playouts
       (and its own seat too, in the playouts), a policy of that seat's own view of each state drawn (the game's
       `smart` bot: a sensible player), so that the search answers likely choices rather than any choice alike
@@ -328,6 +331,8 @@ class Searching:
 
     horizon: int = 1
     horizons: Mapping[int, int] = field(default_factory=dict)
+    stage: Callable[[Any], Any] | None = None
+    staged: frozenset[int] = frozenset()
     model: Policy | None = None
     modelled: frozenset[str] = frozenset()
     price: float = 0.6

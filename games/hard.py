@@ -23,18 +23,24 @@ from games.base import Ruleset
 from games.judgement import Judged, Judgement
 from games.search import Budget, Found, owed, search
 
+TIE = 1e-9
+"""Rewards this close are the same: the playouts found no difference between the moves."""
+
 
 def policy_of(ruleset: Ruleset[Any], found: Found) -> mixing.Mixed:
     """The distribution `hard` draws from, given what the search found: a mix over the moves' chances of winning
     (in fair shares) at the game's price for the decision where the choice is hidden, else the best move of those
-    played out (most chance, then most visits)."""
+    played out (most reward; of moves found alike, the one the model is likeliest to make, then most visits)."""
     moves = [estimate.move for estimate in found.moves]
     if len(moves) == 1:
         return mixing.certain(moves[0])
     if found.simultaneous:
         worth = [estimate.win_chance * found.seats for estimate in found.moves]  # in fair shares, as priced
         return mixing.mixed(moves, mixing.strategy(worth, ruleset.searching.price_of(found.decision)))
-    best = max(found.moves, key=lambda e: (e.visits > 0, e.reward, e.visits))
+    played = [estimate for estimate in found.moves if estimate.visits > 0] or found.moves
+    top = max(estimate.reward for estimate in played)
+    # moves found alike (a discard of a card no playout played, say) go the model's way, then to the most visited
+    best = max(played, key=lambda e: (e.reward >= top - TIE, e.preferred, e.reward, e.visits))
     return mixing.certain(best.move)
 
 

@@ -24,10 +24,13 @@ others and the same luck (common random numbers), so its moves are compared on e
 `COMPARED` moves is compared a window at a time, the model's own choices first. Below the tree a playout plays the
 game out, every seat moving as the model would where the game has one, else at random: to the end, or, in a game
 that can `evaluate` a state, up to its `Searching` horizon's decisions from the view, then evaluates it (moves
-nobody has a choice of are played first). The reward is each seat's own: 1 for a win (a shared victory is a win
-for each winner), blended with its score's lead over the best other seat, so that a playout says more than won or
-lost. Each seat maximizes its own. A decision that drew nothing from its generator always leads to the same state,
-so the search keeps what it led to and meets it again for a look-up.
+nobody has a choice of are played first). A game may instead say what stage of it a state is in (`Searching.stage`,
+a Mobsters turn): the playouts then go on to the end of the stage in play, so that the root's moves are all judged
+at the same point of the game, and an open root move is judged by those playouts alone (nothing below the root
+changes it). Moves the playouts found alike go the model's way (`games.hard`). The reward is each seat's own: 1
+for a win (a shared victory is a win for each winner), blended with its score's lead over the best other seat, so
+that a playout says more than won or lost. Each seat maximizes its own. A decision that drew nothing from its
+generator always leads to the same state, so the search keeps what it led to and meets it again for a look-up.
 
 Nothing here is replayed from a log (a bot's move is recorded as the command it answered), so the search may read
 the clock its `Budget` is given: it stops when that clock says the budget is spent, or after its iterations.
@@ -59,6 +62,8 @@ COMPARED = 24
 """The most moves of a turn the root plays out an iteration (a Mobsters hit may offer hundreds)."""
 Expected = tuple[list[Move], list[float]]
 """How a model expects a seat to choose: its moves and each one's chance."""
+STAGE_CAP = 60
+"""The most decisions a staged search (`Searching.stage`) plays from the view before it evaluates all the same."""
 LEAD_WEIGHT = 0.3
 """How much of the reward at a game's end is the seat's score lead (scaled to [0, 1]) rather than the win itself:
 a random playout's win says little, its lead a little more."""
@@ -187,6 +192,8 @@ class MoveEstimate:
     visits: int
     win_chance: float
     reward: float
+    preferred: float = 0.0
+    """The model's chance of the move, where the search asked it (a tie between moves found alike goes to it)."""
 
 
 @dataclass(frozen=True)
@@ -219,6 +226,9 @@ class Search:
         self.simultaneous = ruleset.simultaneous
         self.evaluate = ruleset.evaluate
         self.horizon = ruleset.searching.horizon_at(len(view["seats"]))
+        staged = len(view["seats"]) in ruleset.searching.staged and self.evaluate is not None
+        self.stage = ruleset.searching.stage if staged else None
+        self.root_stage: Any = None
         self.model = ruleset.searching.model
         # The table shows which seats the house's random bot holds: those are expected to play at random.
         self.at_random = {seat["seat"] for seat in view["seats"] if seat.get("bot") == "random"} - {self.me}
@@ -227,7 +237,7 @@ class Search:
         self.steps: dict[tuple[Any, int, Move], Any] = {}
         self.settled: dict[Any, tuple[list[float], list[float]]] = {}
         self.deadline: float = math.inf
-        self.preferred: set[Move] | None = None
+        self.preferred: dict[Move, float] | None = None
         self.clock: Callable[[], float] = time.perf_counter
 
     def run(self, rng: random.Random, budget: Budget) -> None:
@@ -238,6 +248,8 @@ class Search:
         start = budget.clock() if budget.ms is not None else 0.0
         deadline = math.inf if budget.ms is None else start + budget.ms / 1000
         self.deadline, self.clock = deadline, budget.clock
+        if self.stage is not None and self.model is not None and not owed(self.view).get("simultaneous"):
+            self.preferring(rng)  # what the model would do breaks a tie between moves the search found alike
         done = 0
         while cap is None or done < cap:
             if budget.ms is not None and done > 0:
@@ -263,6 +275,8 @@ class Search:
         (`compare`), so the moves are compared on equal terms, each every iteration."""
         legal_moves = self.ruleset.legal_moves
         state = self.determinize(self.view, rng)
+        if self.stage is not None:
+            self.root_stage = self.stage(state)
         node: Node | None = self.root
         path: list[Step] = []
         steps = 0
@@ -290,7 +304,12 @@ class Search:
                     path.append((stats, seat, legal, move, chance, together))
                 chosen.append((seat, move))
             if root:
-                self.compare(state, chosen, root, together, rng)
+                measured = self.compare(state, chosen, root, together, rng)
+                if measured is not None and self.stage is not None and not together:
+                    # a staged search's open root move is judged by its playouts alone: nothing below it counts
+                    self.iterations += 1
+                    self.wins += measured
+                    return
             state = self.play(state, chosen, rng)
             if node is not None:
                 key = tuple(move for _, move in chosen)
@@ -351,12 +370,15 @@ class Search:
         root: list[tuple[int, Stats, list[Move]]],
         together: bool,
         rng: random.Random,
-    ) -> None:
+    ) -> float | None:
         """Each root mover's every move played out in place of its own in `chosen`, the others' moves and the
         luck the same; regret matching then learns from every move's reward, not only the one drawn. A turn of
         more than `COMPARED` moves has that many of them played out, the next ones in turn each iteration, and
-        no more once the budget's clock has run out: one iteration of such a turn never holds a decision up long."""
+        no more once the budget's clock has run out: one iteration of such a turn never holds a decision up long.
+        Returns this search's own seat's win, as the first of its moves played out found it (the model's, in a long
+        turn; None if it was not a root mover)."""
         luck = Luck(rng.getrandbits(64))
+        measured: float | None = None
         start = luck.getstate()
         for seat, stats, legal in root:
             luck.setstate(start)
@@ -376,9 +398,12 @@ class Search:
                 luck.setstate(same)
                 reward, win = self.outcome(self.play(before, [(seat, move)], luck), 1, luck)
                 stats.update(move, reward[seat], win[seat])
+                if seat == self.me and not rewards:
+                    measured = win[seat]
                 rewards.append(reward[seat])
             if together and len(rewards) == len(legal):
                 stats.regret_full(legal, rewards)
+        return measured
 
     def ranked(self, legal: list[Move], seat: int, rng: random.Random) -> list[Move]:
         """The moves of a long turn in the order they are played out: those the model would make from the view
@@ -386,15 +411,29 @@ class Search:
         own generator, never from anything a reader of the table could know)."""
         if self.model is None or seat != self.me:
             return legal
-        if self.preferred is None:
-            mixed = self.model(self.view, random.Random(rng.getrandbits(64)))
-            self.preferred = {self.ruleset.parse_move(body) for body, _ in mixed}
-        preferred = self.preferred
+        preferred = self.preferring(rng)
         return sorted(legal, key=lambda move: move not in preferred)
 
+    def preferring(self, rng: random.Random) -> dict[Move, float]:
+        """The moves the model would make from the view, each with its chance (drawn once, from the search's own
+        generator)."""
+        assert self.model is not None
+        if self.preferred is None:
+            mixed = self.model(self.view, random.Random(rng.getrandbits(64)))
+            self.preferred = {}
+            for body, chance in mixed:
+                move = self.ruleset.parse_move(body)
+                self.preferred[move] = self.preferred.get(move, 0.0) + chance
+        return self.preferred
+
     def ended(self, state: Any, steps: int) -> bool:
-        """Whether to stop: the game is over, or it can be evaluated and the horizon is reached."""
-        return self.ruleset.is_over(state) or (self.evaluate is not None and steps >= self.horizon)
+        """Whether to stop: the game is over, or it can be evaluated and the horizon is reached (in a staged search:
+        the stage has changed since the view, or `STAGE_CAP` decisions are played)."""
+        if self.ruleset.is_over(state):
+            return True
+        if self.stage is not None:
+            return steps >= STAGE_CAP or self.stage(state) != self.root_stage
+        return self.evaluate is not None and steps >= self.horizon
 
     def play(self, state: Any, chosen: list[tuple[int, Move]], rng: Luck) -> Any:
         """The state after the movers' moves, in seat order. A move whose decision drew nothing from the generator
@@ -466,6 +505,7 @@ class Search:
         stats = self.root.choices.get(self.me, Stats())
         by_body = {_body(move): move for move in stats.visits}
         now = self.wins / self.iterations if self.iterations else 0.0
+        preferred = self.preferred or {}
         estimates = []
         for body in self.view["you"]["legal_moves"]:
             move = by_body.get(_key(body))
@@ -473,7 +513,8 @@ class Search:
             if move is None or visits == 0:
                 estimates.append(MoveEstimate(body, 0, now, now))
             else:
-                estimates.append(MoveEstimate(body, visits, stats.wins[move] / visits, stats.rewards[move] / visits))
+                reward, chance = stats.rewards[move] / visits, preferred.get(move, 0.0)
+                estimates.append(MoveEstimate(body, visits, stats.wins[move] / visits, reward, chance))
         wait = owed(self.view)
         seats = len(self.view["seats"])
         return Found(estimates, now, self.iterations, seats, bool(wait.get("simultaneous")), wait.get("decision"))

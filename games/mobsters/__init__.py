@@ -82,7 +82,7 @@ from games.mobsters import rules, views
 from games.mobsters.bots import smart_bot, smart_policy
 from games.mobsters.catalogue import CATALOGUE
 from games.mobsters.determinize import determinize
-from games.mobsters.evaluate import evaluate
+from games.mobsters.evaluate import evaluate, stage
 from games.mobsters.events import EVENTS
 from games.mobsters.evolve import evolve
 from games.mobsters.legality import MobstersRefusal, legal_moves
@@ -122,8 +122,11 @@ RULESET = Ruleset(
     # A turn is several phases of open moves: between two seats, one decision on is too near to tell a good plan
     # from a bad one; with more seats, three is too far for the few draws a decision affords (benchmarks/hard_bot.py:
     # three seats, 45 games, 0.87 of a fair share at one, 0.27 at three; with the model, four seats, 40 games, 0.40
-    # at three). The others are expected to play as the smart bot would.
-    searching=Searching(horizons={2: 3}, model=smart_policy),
+    # at three). The others are expected to play as the smart bot would. Between two seats the search plays on to the
+    # turn's end instead (`stage`), every seat as the smart bot would, so that every move it weighs is judged at the
+    # same point of the game (benchmarks/hard_bot.py, seed 11, 100 games: 1.22 of a fair share, against 1.10 at three
+    # decisions; 1.30 with moves found alike left to the smart bot's choice, games/hard.py).
+    searching=Searching(horizons={2: 3}, model=smart_policy, stage=stage, staged=frozenset({2})),
     # `end_phase` passes a phase whatever the hand holds (the ruling above), so the house may pass it for a seat
     passes={phase: {"type": "end_phase"} for phase in ("draw", "hit", "crime", "collection", "recruit", "law")},
     options={

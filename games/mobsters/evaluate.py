@@ -69,3 +69,8 @@ def evaluate(state: State) -> list[float]:
     weights = [math.exp((guess - top) / temperature) for guess in guesses]
     total = sum(weights)
     return [weight / total for weight in weights]
+
+
+def stage(state: State) -> int:
+    """The turn a state is in: a search compares its evaluations of states at the same point of a turn, its end."""
+    return state.turn

@@ -293,6 +293,42 @@ def test_a_search_looks_as_far_as_its_game_says_for_the_seats_at_the_table() -> 
         assert Search(cash, view).horizon == horizon
 
 
+def test_a_two_seat_mobsters_search_plays_on_to_the_turns_end_before_it_evaluates() -> None:
+    """Between two seats every move a Mobsters search weighs is judged at the same point of the game: no state of
+    the turn in play is evaluated, only those of a later turn."""
+    mobsters = RULESETS["mobsters"]
+    told: list[Any] = []
+
+    def evaluate(state: Any) -> list[float]:
+        told.append(state)
+        return [0.5, 0.5]
+
+    evaluated = dataclasses.replace(mobsters, evaluate=evaluate)
+    views: list[dict[str, Any]] = []
+
+    def watch(table: Any, seat: int, body: Any) -> None:
+        view = tables.plain_view(mobsters, table, seat)
+        if seat == 0 and table.rules.turn > 2 and len(view["you"]["legal_moves"]) > 2:
+            views.append(view)
+
+    play_out(mobsters, ["smart", "smart"], 3, watch)
+    view = views[0]
+    found = search(evaluated, view, random.Random(7), Budget(ms=None, iterations=3))
+    assert told and all(state.turn > view["state"]["turn"] for state in told)
+    assert all(estimate.visits > 0 for estimate in found.moves)
+
+
+def test_moves_found_alike_go_the_way_the_model_would_choose() -> None:
+    """Two open moves the playouts found worth the same: the one the model would make, though visited less."""
+    moves = [{"type": "x", "n": n} for n in range(3)]
+    estimates = [MoveEstimate(moves[0], 9, 0.5, 0.5), MoveEstimate(moves[1], 4, 0.5, 0.5, preferred=1.0)]
+    estimates.append(MoveEstimate(moves[2], 9, 0.4, 0.4))
+    found = Found(estimates, 0.5, 9, 2, simultaneous=False, decision="take")
+    assert policy_of(TWELVE_GANGSTERS, found) == [(moves[1], 1.0)]
+    better = [dataclasses.replace(estimates[0], reward=0.6), *estimates[1:]]
+    assert policy_of(TWELVE_GANGSTERS, dataclasses.replace(found, moves=better)) == [(moves[0], 1.0)]
+
+
 @pytest.mark.parametrize("ruleset", SEARCHED, ids=lambda r: r.id)
 def test_the_model_reads_each_other_seat_as_the_table_shows_it(ruleset: Ruleset[Any]) -> None:
     """The search asks its game's model how another seat would choose from what that seat is shown: the view it
