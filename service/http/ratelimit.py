@@ -101,7 +101,7 @@ SYNC_S = 1.0
 SHARE = 16
 """What part of a window's remainder, as Redis last answered it, a process may let through before it asks again."""
 KEPT = 10_000
-"""Keys a process keeps counts of: past it, those whose window ended are dropped (then, if need be, the oldest)."""
+"""Keys a process keeps counts of: past it, those whose window ended are dropped (then, if need be, the older half)."""
 
 
 @dataclass
@@ -173,9 +173,12 @@ class Ledger:
         return counts
 
     def forget(self, now: float) -> None:
+        """Room for more: the tallies of windows gone, and if that is not enough, the older half (so that many callers
+        at once cost a pass over the tallies only every KEPT // 2 new keys, not every one). A tally forgotten is asked
+        of Redis again; what it had let through since it last asked goes uncounted."""
         self.tallies = {k: t for k, t in self.tallies.items() if now < t.ends}
-        while len(self.tallies) >= KEPT:
-            del self.tallies[next(iter(self.tallies))]
+        if len(self.tallies) >= KEPT:
+            self.tallies = dict(list(self.tallies.items())[len(self.tallies) // 2 :])
 
 
 def counter(budget: Budget, key: str) -> str:
