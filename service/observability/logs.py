@@ -26,7 +26,7 @@ class JsonFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         entry: dict[str, Any] = {
-            "time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}+00:00",
+            "time": utc_ms(record.created),
             "level": record.levelname,
             "logger": record.name,
             "pid": record.process,
@@ -36,6 +36,12 @@ class JsonFormatter(logging.Formatter):
         if record.exc_info:
             entry["exception"] = self.formatException(record.exc_info)
         return self.encode(entry).decode()
+
+
+def utc_ms(seconds: float) -> str:
+    """A time as ISO 8601 in UTC to the millisecond, cut down (not rounded) from one count of them."""
+    ms = int(seconds * 1000)
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ms // 1000)) + f".{ms % 1000:03d}+00:00"
 
 
 def configure(level: int = logging.INFO) -> None:

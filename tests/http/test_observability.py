@@ -94,6 +94,17 @@ def test_the_queue_depth_is_read_from_each_queue(api: ApiClient, redis_client: r
     assert metric(api, "syndicate_queue_jobs", queue=REVIEW_QUEUE, state="queued") == 0, "no game finished"
 
 
+def test_a_log_line_is_one_json_object_with_its_time_in_utc_to_the_millisecond() -> None:
+    record = logging.LogRecord("syndicate.http", logging.INFO, __file__, 1, "%s moved", ("Zoë",), None)
+    record.created = 1764895536.9999  # a whole second's last millisecond: never rounded up into the next second
+    record.fields = {"game_id": "g1", "at": object}  # type: ignore[attr-defined]
+    line = json.loads(JsonFormatter().format(record))
+    assert line["time"] == "2025-12-05T00:45:36.999+00:00"
+    assert line["level"] == "INFO" and line["logger"] == "syndicate.http" and line["message"] == "Zoë moved"
+    assert line["game_id"] == "g1"
+    assert line["at"] == str(object), "a value JSON has no form for is written as its string"
+
+
 def log_lines(caplog: pytest.LogCaptureFixture) -> list[dict]:
     return [json.loads(JsonFormatter().format(r)) for r in caplog.records if r.name == "syndicate.http"]
 
