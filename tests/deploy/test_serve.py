@@ -5,6 +5,7 @@ its client can resume with Last-Event-ID."""
 
 from __future__ import annotations
 
+import gc
 import os
 import shlex
 import signal
@@ -14,12 +15,14 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 from urllib.parse import urlsplit
 
 import requests
+from flask import Flask
 
-from service.ops.gunicorn_conf import GRACEFUL_TIMEOUT_S
+from service.ops.gunicorn_conf import GRACEFUL_TIMEOUT_S, post_worker_init
 from service.ops.redis_server import free_port
 from tests.client import metric_value
 from tests.deploy.conftest import Served
@@ -123,3 +126,15 @@ def test_the_health_checks_ask_the_port_the_api_is_configured_to_listen_on(serve
     for check in (compose_check, shlex.split(image_check)):
         assert healthy(check, environment), check
         assert not healthy(check, {**environment, "SYNDICATE_PORT": str(free_port())}), "nothing listens there"
+
+
+def test_a_worker_that_has_loaded_the_app_freezes_it_out_of_the_garbage_collectors_passes() -> None:
+    """A full collection otherwise walks every module, schema and rule the app holds, and the worker's requests wait."""
+    gc.unfreeze()
+    app = Flask("loaded")
+    try:
+        post_worker_init(SimpleNamespace(wsgi=app, alive=True))
+        assert gc.get_freeze_count() > 0
+        assert app.extensions, "the live feeds were told how to know the worker serves"
+    finally:
+        gc.unfreeze()
