@@ -5,10 +5,13 @@ across workers and end live feeds before a worker stops."""
 from __future__ import annotations
 
 import gc
+import logging
 import os
 import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from gunicorn.glogging import Logger
 
 from service.observability.logs import GUNICORN
 from service.observability.processes import alive
@@ -31,7 +34,18 @@ def gunicorn_args(config: Config) -> list[str]:
     return [*settings, "--bind", f"{config.host}:{config.port}", *workers, "service.wsgi:app"]
 
 
+class AccessLogger(Logger):  # type: ignore[misc]  # gunicorn has no type hints
+    """gunicorn's logger, building no access line that the logging config drops: gunicorn works out a line's fields
+    (every header, the time, the size) whenever a logging config is given, whatever its level for the access log.
+    Ours silences it (the app logs each request itself), and the fields cost a worker 3% of its time under load."""
+
+    def access(self, resp: Any, req: Any, environ: Any, request_time: Any) -> None:
+        if self.access_log.isEnabledFor(logging.INFO):
+            super().access(resp, req, environ, request_time)
+
+
 logconfig_dict = GUNICORN
+logger_class = AccessLogger
 control_socket_disable = True
 """gunicorn's control socket has one path per user (~/.gunicorn/gunicorn.ctl): two servers on one host, two
 `syndicate run`s or tests beside one, would take it from each other. Nothing here uses it."""

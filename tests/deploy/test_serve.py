@@ -6,6 +6,7 @@ its client can resume with Last-Event-ID."""
 from __future__ import annotations
 
 import gc
+import logging
 import os
 import shlex
 import signal
@@ -14,15 +15,19 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from datetime import timedelta
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 from urllib.parse import urlsplit
 
+import pytest
 import requests
 from flask import Flask
+from gunicorn.config import Config
 
-from service.ops.gunicorn_conf import GRACEFUL_TIMEOUT_S, post_worker_init
+from service.observability.logs import GUNICORN
+from service.ops.gunicorn_conf import GRACEFUL_TIMEOUT_S, AccessLogger, post_worker_init
 from service.ops.redis_server import free_port
 from tests.client import metric_value
 from tests.deploy.conftest import Served
@@ -138,3 +143,22 @@ def test_a_worker_that_has_loaded_the_app_freezes_it_out_of_the_garbage_collecto
         assert app.extensions, "the live feeds were told how to know the worker serves"
     finally:
         gc.unfreeze()
+
+
+def test_gunicorn_builds_no_access_line_that_the_logging_config_drops() -> None:
+    """The app logs each request itself; gunicorn's access line, silenced, is not worked out either."""
+    root = logging.getLogger()
+    kept = root.handlers[:], root.level
+    try:
+        config = Config()
+        config.set("logconfig_dict", GUNICORN)
+        logger = AccessLogger(config)
+        assert not logger.access_log.isEnabledFor(logging.INFO)
+        logger.access(None, None, {}, timedelta(0))  # nothing is read of a response or request that is not there
+
+        config.set("logconfig_dict", {**GUNICORN, "loggers": {"gunicorn.access": {"level": "INFO"}}})
+        with pytest.raises(AttributeError):  # an access log left on is written as gunicorn writes it
+            AccessLogger(config).access(None, None, {}, timedelta(0))
+    finally:
+        root.handlers[:], _ = kept
+        root.setLevel(kept[1])
