@@ -34,7 +34,7 @@ def gunicorn_args(config: Config) -> list[str]:
     return [*settings, "--bind", f"{config.host}:{config.port}", *workers, "service.wsgi:app"]
 
 
-class AccessLogger(Logger):  # type: ignore[misc]  # gunicorn has no type hints
+class AccessLogger(Logger):
     """gunicorn's logger, building no access line that the logging config drops: gunicorn works out a line's fields
     (every header, the time, the size) whenever a logging config is given, whatever its level for the access log.
     Ours silences it (the app logs each request itself), and the fields cost a worker 3% of its time under load."""
