@@ -11,7 +11,10 @@ choice's price in `games.hard`), `--prices` (each decision's), `--modelled` (the
 `--no-model` (the others' choices searched, not modelled), `--pure` (no mixing), `--no-evaluate` (play every
 iteration to the end). `--opponent pimc`: perfect
 information Monte Carlo, each decision `PIMC_DRAWS` states drawn from the view, the seat's moves taking them in
-turn, each played out to the end by random moves; the move with the most wins is made.
+turn, each played out to the end by random moves; the move with the most wins is made. The PIMC seats sit under
+their own name, as the arena seats them (`games.selfplay`): the table does not show them as the house's random bot,
+whose seats the search expects to play at random. `--pimc-as-random` seats them as random bots all the same (as this
+benchmark seated them at first: the hard seat then models them as random players).
 """
 
 from __future__ import annotations
@@ -34,6 +37,14 @@ def pimc_bot(ruleset: Any) -> Any:
     return pimc.bot(dataclasses.replace(ruleset, evaluate=None), PIMC_DRAWS)
 
 
+def seat_kinds(opponent: str, seats: int, game: int, pimc_as_random: bool = False) -> list[str]:
+    """The kind of bot in each seat of game `game`: `hard` in seat `game mod seats`, the opponent's kind in the
+    others (PIMC seated as the house's random bot, whose bot stands in for it, if `pimc_as_random`)."""
+    kinds = ["random" if opponent == "pimc" and pimc_as_random else opponent] * seats
+    kinds[game % seats] = "hard"
+    return kinds
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ruleset", required=True)
@@ -52,6 +63,9 @@ def main() -> None:
     parser.add_argument("--staged", help="the seat counts whose search plays on to the stage's end, as 2,4 ('' none)")
     parser.add_argument("--no-model", action="store_true", help="search the other seats' choices, not model them")
     parser.add_argument("--pure", action="store_true", help="hidden choices unmixed: the best estimate, always")
+    parser.add_argument(
+        "--pimc-as-random", action="store_true", help="seat PIMC as the house's random bot (the search sees that label)"
+    )
     args = parser.parse_args()
 
     from games import search, selfplay
@@ -86,7 +100,7 @@ def main() -> None:
         ruleset = dataclasses.replace(ruleset, searching=searching)
     if args.no_evaluate:
         ruleset = dataclasses.replace(ruleset, evaluate=None)
-    pimc = args.opponent == "pimc"
+    pimc = args.opponent == "pimc" and args.pimc_as_random
 
     times: list[float] = []
     bot_for = selfplay.bot_for
@@ -113,8 +127,7 @@ def main() -> None:
     started = time.process_time()
     for game in range(args.games):
         seat = game % args.seats
-        kinds = ["random" if pimc else args.opponent] * args.seats
-        kinds[seat] = "hard"
+        kinds = seat_kinds(args.opponent, args.seats, game, args.pimc_as_random)
         result = selfplay.play_game(ruleset, kinds, args.seed * 100_000 + game, budget)
         wins += seat in result.winners
     times.sort()
