@@ -55,6 +55,13 @@ from benchmarks.common import (
 SEATS = 3
 ROUNDS = 12
 MAX_ERRORS_KEPT = 3
+PLACES: dict[str, Callable[[int], bool]] = {
+    "first 3": lambda place: place <= SEATS,
+    "last": lambda place: place == SEATS * ROUNDS,
+    "others": lambda place: SEATS < place < SEATS * ROUNDS,
+}
+"""The kinds of moves a game's tail is told by: each seat's first (a new token's first request), the game's last
+(it ends the game: its lobby entry and its tally follow), and the rest."""
 
 
 @dataclass
@@ -63,6 +70,8 @@ class ClientResult:
     errors: int = 0
     first_errors: list[str] = field(default_factory=list)
     latencies: list[float] = field(default_factory=list)
+    places: list[int] = field(default_factory=list)
+    """Each timed move's place in its game (1 to 36), beside its latency."""
     window_s: float = 0.0
     creating_s: float = 0.0
     """Time spent creating games: left out of the client's window, as creates are not moves."""
@@ -72,8 +81,9 @@ class ClientResult:
         if len(self.first_errors) < MAX_ERRORS_KEPT:
             self.first_errors.append(what[:300])
 
-    def timed_move(self, conn: Connection, path: str, body: bytes, headers: dict[str, str]) -> bytes | None:
-        """Send one move and count it with its latency if answered 200; else an error, and None."""
+    def timed_move(self, conn: Connection, path: str, body: bytes, headers: dict[str, str], place: int) -> bytes | None:
+        """Send one move (the game's `place`-th) and count it with its latency if answered 200; else an error, and
+        None."""
         started = time.perf_counter()
         status, data = conn.request("POST", path, body, headers)
         elapsed = time.perf_counter() - started
@@ -82,6 +92,7 @@ class ClientResult:
             return None
         self.moves += 1
         self.latencies.append(elapsed)
+        self.places.append(place)
         return data
 
 
@@ -133,7 +144,8 @@ def play_service(conn: Connection, result: ClientResult, end: float) -> None:
             if time.perf_counter() >= end:
                 return
             headers = {"Content-Type": "application/json", "Authorization": f"Bearer {tokens[seat]}"}
-            if result.timed_move(conn, path, move_body(card), headers) is None:
+            place = (card - 1) * SEATS + seat + 1
+            if result.timed_move(conn, path, move_body(card), headers, place) is None:
                 return
 
 
@@ -143,11 +155,11 @@ def play_baseline(conn: Connection, result: ClientResult, end: float) -> None:
     token = secrets.token_urlsafe(32)
     version = 0
     for card in range(1, ROUNDS + 1):
-        for _ in range(SEATS):
+        for seat in range(SEATS):
             if time.perf_counter() >= end:
                 return
             headers = {"Content-Type": "application/json", "Authorization": f"Bearer {token}", "If-Match": str(version)}
-            data = result.timed_move(conn, path, move_body(card), headers)
+            data = result.timed_move(conn, path, move_body(card), headers, (card - 1) * SEATS + seat + 1)
             if data is None:
                 return
             version = json.loads(data)["version"]
@@ -198,6 +210,19 @@ class RoundResult:
 
     def latency_ms(self, q: float) -> float:
         return 1000 * percentile([s for c in self.clients for s in c.latencies], q)
+
+    def tail(self, q: float = 99) -> dict[str, tuple[float, float]]:
+        """Where the slowest moves come from: for each kind of place in a game (`PLACES`), its share of the moves at
+        or above the `q`-th percentile, and its median latency (ms)."""
+        timed = [(s, p) for c in self.clients for s, p in zip(c.latencies, c.places, strict=True)]
+        bar = percentile([s for s, _ in timed], q)
+        found = {}
+        for name, inside in PLACES.items():
+            mine = [s for s, p in timed if inside(p)]
+            above = sum(1 for s in mine if s >= bar)
+            slow = sum(1 for s, _ in timed if s >= bar)
+            found[name] = (above / max(slow, 1), 1000 * median(mine) if mine else 0.0)
+        return found
 
     @property
     def first_errors(self) -> list[str]:
@@ -299,6 +324,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             f"p99 {ratio(s['p99'], a['p99'])}; against/baseline: throughput {ratio(a['rate'], b['rate'])}, "
             f"p99 {ratio(a['p99'], b['p99'])}"
         )
+    print("the moves at or above each round's p99 by their place in the game: each place's share, its moves' median")
+    for kind in kinds:
+        tails = [r.tail() for r in rounds[kind]]
+        parts = [
+            f"{name} {median([t[name][0] for t in tails]):.0%} ({median([t[name][1] for t in tails]):.2f} ms)"
+            for name in PLACES
+        ]
+        print(f"{kind:<9} " + ", ".join(parts))
     for kind, results in rounds.items():
         errors = [e for r in results for e in r.first_errors]
         if errors:

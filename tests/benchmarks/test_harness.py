@@ -57,6 +57,21 @@ def test_the_load_generator_counts_moves_answered_200(served_baseline: int) -> N
     assert result.moves > 0
     assert result.errors == 0
     assert len(result.latencies) == result.moves
+    assert result.places[:4] == [1, 2, 3, 4]  # each move's place in its game, beside its latency
+    assert set(result.places) <= set(range(1, 37))
+
+
+def test_the_tail_is_told_by_the_places_of_its_moves() -> None:
+    # 100 moves: the last of each game slow, and one first move; the others fast.
+    places = [1 + i % 36 for i in range(100)]
+    latencies = [0.030 if p == 36 else 0.020 if i == 36 else 0.010 for i, p in enumerate(places)]
+    client = http_load.ClientResult(moves=100, latencies=latencies, places=places)
+
+    tail = http_load.RoundResult("service", [client]).tail(97)
+
+    assert tail["last"] == (pytest.approx(2 / 3), pytest.approx(30.0))
+    assert tail["first 3"] == (pytest.approx(1 / 3), pytest.approx(10.0))
+    assert tail["others"] == (0.0, pytest.approx(10.0))
 
 
 def test_the_load_generator_counts_every_other_answer_as_an_error(served_baseline: int) -> None:
