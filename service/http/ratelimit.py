@@ -19,6 +19,10 @@ budget is exact; a large one may let through a little more than its amount when 
 once (each its share of what was left: with `SHARE` processes, at most the remainder once more), which an honest
 caller, far inside its budgets, never notices.
 
+A token this process has just handed out (a seat's, at a game's creation or a join: `minted`) is known to have
+spent nothing, so its first requests need not ask Redis either: its budget's count starts in this process at zero.
+Nobody can have sent a token before it existed, so that is exact, not a guess.
+
 A 304 (not modified) costs nothing: its count is given back. Every answer carries the IETF RateLimit fields of the
 budget nearest its end (`RateLimit-Limit`, `-Remaining`, `-Reset`, `-Policy`); a 429 also `Retry-After`, rounded
 up. Seat tokens never reach the keys: a token's budget is keyed by a hash of it. If the counters' Redis cannot be
@@ -31,7 +35,7 @@ import hashlib
 import logging
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -161,6 +165,10 @@ class Ledger:
         else:  # what was let through while Redis answered stays pending
             tally.known, tally.synced, tally.ends = spent, now, ends
 
+    def minted(self, name: str, budget: Budget, now: float) -> None:
+        """A token handed out just now: its budget's key has counted nothing anywhere, and its window starts now."""
+        self.answered(name, 0, 0, budget.window_s, now)
+
     def give_back(self, budgets: list[tuple[Budget, str]], now: float) -> list[Count]:
         """A request's count given back (a 304), to be added to Redis with the next count that asks; the budgets'
         counts after it."""
@@ -219,6 +227,12 @@ def sent_token() -> str | None:
     header = request.headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
     return token.strip() or None if scheme.lower() == "bearer" else None
+
+
+def minted(tokens: Iterable[str]) -> None:
+    """Tell the rate limit the tokens this request hands out: once it is answered, each one's budget is counted in
+    this process from zero (`Ledger.minted`)."""
+    g.minted = [*g.get("minted", ()), *tokens]
 
 
 def read_ahead(key: str) -> bytes | None:
@@ -316,7 +330,13 @@ class RateLimit:
             raise RateLimitedError(detail, headers=headers)
 
     def tell(self, response: Response) -> Response:
-        """Give a 304's count back, and tell the budget nearest its end on every answer."""
+        """Start the counts of the tokens an answer hands out, give a 304's count back, and tell the budget nearest its
+        end on every answer."""
+        handed = g.pop("minted", ())
+        if handed and response.status_code < 300:
+            now = time.monotonic()
+            for token in handed:
+                self.ledger.minted(counter(self.token, token_key(token)), self.token, now)
         found = g.pop("rate_limit", None)
         if found is None:
             return response

@@ -228,3 +228,34 @@ def test_a_process_keeps_counts_of_a_bounded_number_of_keys(
         http.get(f"/v1/games/{table.id}", headers=bearer(uuid.uuid4().hex))
         sizes.append(len(ledger.tallies))
     assert max(sizes) <= 4 and min(sizes) < 4, sizes  # not one key dropped for each new one
+
+
+def test_a_token_this_process_handed_out_is_counted_from_zero_without_asking(
+    config: Config, redis_client: redis.Redis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nobody can have sent a token before it existed: the process that hands one out (a creation's, a join's)
+    counts its budget from zero, so its first requests ask Redis nothing for it; the answers tell the whole count,
+    and Redis gets it with the next request that asks."""
+    http = limited(config, rate_limit_token="1600 per minute").test_client()
+    seats = [{"name": "A"}, {"name": "C"}, {"open": True}]
+    created = http.post("/v1/games", json={"ruleset": "twelve-gangsters", "seats": seats})
+    game, token = created.json["game_id"], created.json["tokens"][0]["token"]
+    joined = http.post(f"/v1/games/{game}/join", json={"name": "B"}).json["token"]
+    assert http.get(f"/v1/games/{game}", headers=bearer(uuid.uuid4().hex)).status_code == 401  # the address counted
+    for handed in (token, joined):
+        remaining = [int(http.get(f"/v1/games/{game}", headers=bearer(handed)).headers["RateLimit-Remaining"])]
+        remaining += [int(http.get(f"/v1/games/{game}", headers=bearer(handed)).headers["RateLimit-Remaining"])]
+        assert remaining == [1599, 1598]
+        assert counted(redis_client, handed) == 0, "nothing asked of Redis for the token"
+    monkeypatch.setattr(ratelimit, "SYNC_S", 0.0)  # the process's counts have aged past their limit
+    assert http.get(f"/v1/games/{game}", headers=bearer(token)).headers["RateLimit-Remaining"] == "1597"
+    assert counted(redis_client, token) == 3
+
+
+def test_a_token_handed_out_elsewhere_is_asked_of_redis(config: Config, api: ApiClient, redis_client) -> None:
+    """Another process's token is no new one to this process: its first request asks Redis."""
+    http = limited(config, rate_limit_token="1600 per minute").test_client()
+    table = api.create(players=3)  # another app: another process
+    token = seat_token(api, table, 0)
+    assert http.get(f"/v1/games/{table.id}", headers=bearer(token)).status_code == 200
+    assert counted(redis_client, token) == 1

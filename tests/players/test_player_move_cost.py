@@ -1,7 +1,7 @@
-"""A registered player's move costs one round trip to Redis more than an anonymous seat's at most: the player's
-state is read in the round trip of its rate-limit counts (which a seat's move skips while its counts are kept in
-the process), and the notices one decision makes for every player seated go out together. The player read ahead
-is never taken on its word: the token is checked against it."""
+"""A registered player's move costs one round trip to Redis more than an anonymous seat's at most: the player's state
+is read in the round trip of its rate-limit counts (which a seat's move skips while its counts are kept in the
+process, from its first move in the process that handed its token out), and the notices one decision makes for every
+player seated go out together. The player read ahead is never taken on its word: the token is checked against it."""
 
 from __future__ import annotations
 
@@ -39,8 +39,9 @@ def test_a_players_move_makes_one_round_trip_more_than_a_seats_at_most(
     a_minute_ahead(30)  # both games within one minute: none makes the lobby's once-a-minute write
     anonymous = api.create(players=3)
     seats = trips_per_move(api, anonymous, [anonymous.tokens[s] for s in range(3)])
-    # A seat token's first request counts it in Redis; then the process counts it, and a move is its save alone.
-    assert seats[:-1] == [2, 2, 2] + [1] * 32, seats
+    # The seat tokens were handed out by this process, which counts them from zero: a move is its save alone, but for
+    # the first with a token from this address, which counts the address's budget in Redis.
+    assert seats[:-1] == [2] + [1] * 34, seats
     players = [api.register(f"Mover{i}") for i in range(3)]
     table = create(api, players[0], [{"player": "me"}, {"open": True}, {"open": True}])
     for token in players[1:]:

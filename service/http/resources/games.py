@@ -12,7 +12,7 @@ from flask_smorest.pagination import PaginationParameters
 from service.application import accounts, callers, play, queries, seating
 from service.application.errors import InvalidTokenError, VersionMismatchError
 from service.application.execute import Acted
-from service.http import hygiene, schemas
+from service.http import hygiene, ratelimit, schemas
 from service.http.auth import bearer_token, holder_of, seated_caller
 from service.http.context import services
 from service.http.openapi import examples
@@ -93,6 +93,7 @@ class JoinResource(MethodView):
             holder = holder_of(player)
             acted, seat = play.join_game(services(), game_id, body.get("name"), player, accepts, holder=holder)
         token = acted.handed.get(seat)
+        ratelimit.minted(acted.handed.values())
         answer = {"seat": seat, **({"token": token} if token else {}), "game": msgspec.Raw(acted.view(seat))}
         return json_answer(msgspec.json.encode(answer), 201, ETag=hygiene.etag(acted.game.version, seat))
 
@@ -137,6 +138,7 @@ def created(acted: Acted) -> Response:
     """A new game as a spectator sees it, with the tokens of its anonymous seats."""
     view = msgspec.json.decode(acted.view(None))
     view["tokens"] = [{"seat": seat, "token": token} for seat, token in sorted(acted.handed.items())]
+    ratelimit.minted(acted.handed.values())
     location = url_for("games.GameResource", game_id=acted.game.game_id)
     return json_answer(msgspec.json.encode(view), 201, Location=location, ETag=hygiene.etag(acted.game.version))
 
