@@ -17,6 +17,7 @@ import msgspec
 import redis
 
 from events.keys import PREFIX
+from events.outbox import open_for
 from events.pipelines import Pipelines
 from games.registry import RULESETS
 from games.table import Status, Table, bots_at, randomness, seat_views
@@ -199,7 +200,12 @@ class RedisLobby(Entries):
         return drop(self.redis, PATTERNS)
 
     def project(self, table: Table[Any]) -> None:
-        self._write(*written(table))
+        key_list, args = written(table)
+        outbox = open_for(self.redis)
+        if outbox is not None:  # with the decision's other followers' writes, in one round trip
+            outbox.script(self._write, key_list, args)
+        else:
+            self._write(key_list, args)
 
     def rebuild(self) -> Rebuild:
         return Batching(self)

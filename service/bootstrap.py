@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import functools
+from contextlib import nullcontext
+
 import redis
 from redis.cluster import RedisCluster
 
+from events import outbox
 from events.player_store import RedisPlayerStore
 from events.repository import GameRepository
 from events.store import RedisEventStore
@@ -21,8 +25,9 @@ def bootstrap(
     config: Config | None = None, client: redis.Redis | None = None, queue: redis.Redis | None = None
 ) -> Services:
     """Everything on the configured Redis (or Redis Cluster): the games, their read models, the players, stream
-    tickets, each client's games; and the job queue on the queue's Redis (the same one unless the games are on a
-    cluster). Each saved decision is told to the read models, then the job queue, then the metrics."""
+        tickets, each client's games; and the job queue on the queue's Redis (the same one unless the games are on a
+        cluster). Each saved decision is told to the read models, then the job queue, then the metrics; on a plain Redis
+    their writes to it go together, in one round trip."""
     config = config or Config()
     client = client or config.redis()
     replication = config.replication()
@@ -40,6 +45,7 @@ def bootstrap(
         followers=(projections, jobs, MovesCounted()),
         limits=config.limits(),
         judge=config.review_judge(),
+        together=nullcontext if isinstance(client, RedisCluster) else functools.partial(outbox.together, client),
     )
 
 

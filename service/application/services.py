@@ -4,6 +4,7 @@ the command-line tool over Redis, or whole in memory by `Services.in_memory()` f
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -48,6 +49,8 @@ class Services:
     entropy: Entropy = field(default_factory=SystemEntropy)
     clock: Callable[[], str] = utc_now
     judge: Judge = field(default_factory=house_judge)
+    together: Callable[[], AbstractContextManager[None]] = nullcontext
+    """A block within which the followers' writes to one Redis go in one round trip (events/outbox.py), or none."""
 
     @classmethod
     def in_memory(

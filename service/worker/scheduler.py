@@ -39,6 +39,7 @@ from rq.job import Job, JobStatus
 from rq.registry import ScheduledJobRegistry
 
 from events import keys
+from events.outbox import open_for
 from events.repository import Decision
 from games import table as tables
 from games.table import Status, Table
@@ -343,7 +344,14 @@ class Scheduler:
             queue.enqueue_at(at, function, *args, **options)
             return
         # In a pipeline of ours, RQ adds the queue to its list, saves the job and pushes it in one round trip
-        # (without one it takes two): a request that finishes a game, or calls a bot, answers sooner.
+        # (without one it takes two): a request that finishes a game, or calls a bot, answers sooner. Where the
+        # decision's followers write together, it goes in their transaction (events/outbox.py).
+        outbox = open_for(queue.connection)
+        if outbox is not None:
+            if mark is not None:
+                outbox.pipeline.set(mark, job_id, ex=PENDING_TTL_S)
+            queue.enqueue(function, *args, pipeline=outbox.pipeline, **options)
+            return
         with queue.connection.pipeline() as pipeline:
             pipeline.multi()
             if mark is not None:

@@ -1,0 +1,93 @@
+"""The writes that follow a saved decision, sent to Redis together: one round trip, and one fsync, for the lot.
+
+Once a decision is saved its followers write what it changes elsewhere: the lobby's entry, a job for the workers
+(the tally of a game that ended). Each would pay a round trip of its own, and under `appendfsync always` an fsync
+apiece, before the move is answered. While `together(client)` is open, a writer that writes to that same Redis
+(`open_for`) queues its write in one transaction instead, sent as the block closes. On a Redis Cluster the followers
+write to other Redis (the lobby's slot, the queues' own Redis), and nothing is opened: each writes as before.
+
+Only unconditional writes go in (a script that decides for itself, a job with its pending mark): nothing queued
+can read what another queued write did. A script Redis does not hold yet (restarted, or new) answers NOSCRIPT in
+the transaction while the rest is applied; it is loaded and called again alone, which every script queued here
+allows (each writes as of its own arguments, never backwards).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any
+
+import redis
+from redis.client import Pipeline
+from redis.commands.core import Script
+from redis.exceptions import NoScriptError
+
+
+class Outbox:
+    """One transaction of writes to `client`, sent by `send`."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.client = client
+        self._pipeline: Pipeline | None = None
+        self._scripts: dict[int, Script] = {}
+
+    @property
+    def pipeline(self) -> Pipeline:
+        """The transaction to queue writes on (commands only: their replies are not read)."""
+        if self._pipeline is None:
+            self._pipeline = self.client.pipeline(transaction=True)
+            self._pipeline.multi()  # from the start: RQ, given it, would open the transaction after what is queued
+        return self._pipeline
+
+    def script(self, script: Script, keys: list[str], args: list[Any]) -> None:
+        """Queue a script call, by its sha alone (redis-py's own way in a pipeline asks SCRIPT EXISTS first)."""
+        pipeline = self.pipeline
+        self._scripts[len(pipeline)] = script
+        pipeline.evalsha(script.sha, len(keys), *keys, *args)
+
+    def send(self) -> None:
+        """Send what was queued, if anything; a script Redis did not hold is loaded and called again."""
+        if self._pipeline is None:
+            return
+        pipeline, self._pipeline = self._pipeline, None
+        sent = list(pipeline.command_stack)
+        scripts, self._scripts = self._scripts, {}
+        replies = pipeline.execute(raise_on_error=False)
+        for i, reply in enumerate(replies):
+            if isinstance(reply, NoScriptError) and i in scripts:
+                args, options = sent[i]
+                self.client.script_load(scripts[i].script)
+                self.client.execute_command(*args, **options)
+            elif isinstance(reply, Exception):
+                raise reply
+
+
+_open: ContextVar[Outbox | None] = ContextVar("outbox", default=None)
+
+
+def open_for(client: Any) -> Outbox | None:
+    """The outbox open for writes to `client`, if any."""
+    outbox = _open.get()
+    return outbox if outbox is not None and outbox.client is client else None
+
+
+@contextmanager
+def together(client: redis.Redis) -> Iterator[None]:
+    """Queue the writes to `client` made inside the block (by writers that ask `open_for`), and send them as it closes,
+    in one round trip; also if the block raises, so that what was written before it raised is written, as it would
+    be without the block. Within a block open already for this client, the outer one sends."""
+    if open_for(client) is not None:
+        yield
+        return
+    outbox = Outbox(client)
+    token = _open.set(outbox)
+    try:
+        yield
+    except BaseException:
+        _open.reset(token)
+        outbox.send()
+        raise
+    _open.reset(token)
+    outbox.send()
