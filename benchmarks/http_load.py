@@ -216,11 +216,11 @@ class RoundResult:
         or above the `q`-th percentile, and its median latency (ms)."""
         timed = [(s, p) for c in self.clients for s, p in zip(c.latencies, c.places, strict=True)]
         bar = percentile([s for s, _ in timed], q)
+        slow = sum(1 for s, _ in timed if s >= bar)
         found = {}
         for name, inside in PLACES.items():
             mine = [s for s, p in timed if inside(p)]
             above = sum(1 for s in mine if s >= bar)
-            slow = sum(1 for s, _ in timed if s >= bar)
             found[name] = (above / max(slow, 1), 1000 * median(mine) if mine else 0.0)
         return found
 

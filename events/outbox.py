@@ -22,7 +22,8 @@ from typing import Any
 import redis
 from redis.client import Pipeline
 from redis.commands.core import Script
-from redis.exceptions import NoScriptError
+
+from events.pipelines import send
 
 
 class Outbox:
@@ -31,7 +32,7 @@ class Outbox:
     def __init__(self, client: redis.Redis) -> None:
         self.client = client
         self._pipeline: Pipeline | None = None
-        self._scripts: dict[int, Script] = {}
+        self._scripts: dict[str, Script] = {}
 
     @property
     def pipeline(self) -> Pipeline:
@@ -43,25 +44,19 @@ class Outbox:
 
     def script(self, script: Script, keys: list[str], args: list[Any]) -> None:
         """Queue a script call, by its sha alone (redis-py's own way in a pipeline asks SCRIPT EXISTS first)."""
-        pipeline = self.pipeline
-        self._scripts[len(pipeline)] = script
-        pipeline.evalsha(script.sha, len(keys), *keys, *args)
+        self._scripts[script.sha] = script
+        self.pipeline.evalsha(script.sha, len(keys), *keys, *args)
 
     def send(self) -> None:
-        """Send what was queued, if anything; a script Redis did not hold is loaded and called again."""
+        """Send what was queued, if anything (a script Redis did not hold is loaded and called again); the first
+        error a write met is raised."""
         if self._pipeline is None:
             return
         pipeline, self._pipeline = self._pipeline, None
-        sent = list(pipeline.command_stack)
         scripts, self._scripts = self._scripts, {}
-        replies = pipeline.execute(raise_on_error=False)
-        for i, reply in enumerate(replies):
-            if isinstance(reply, NoScriptError) and i in scripts:
-                args, options = sent[i]
-                self.client.script_load(scripts[i].script)
-                self.client.execute_command(*args, **options)
-            elif isinstance(reply, Exception):
-                raise reply
+        failed = next((reply for reply in send(self.client, pipeline, scripts) if isinstance(reply, Exception)), None)
+        if failed is not None:
+            raise failed
 
 
 _open: ContextVar[Outbox | None] = ContextVar("outbox", default=None)
@@ -74,20 +69,18 @@ def open_for(client: Any) -> Outbox | None:
 
 
 @contextmanager
-def together(client: redis.Redis) -> Iterator[None]:
-    """Queue the writes to `client` made inside the block (by writers that ask `open_for`), and send them as it closes,
-    in one round trip; also if the block raises, so that what was written before it raised is written, as it would
-    be without the block. Within a block open already for this client, the outer one sends."""
-    if open_for(client) is not None:
-        yield
+def together(client: redis.Redis) -> Iterator[Outbox]:
+    """An outbox for the writes to `client` made inside the block (by writers that ask `open_for`), sent as the block
+    closes, in one round trip; also if it raises, so that what was written before is written, as it would be without
+    the block. Within a block open already for this client, that block's outbox, which the outer block sends."""
+    outer = open_for(client)
+    if outer is not None:
+        yield outer
         return
     outbox = Outbox(client)
     token = _open.set(outbox)
     try:
-        yield
-    except BaseException:
+        yield outbox
+    finally:
         _open.reset(token)
         outbox.send()
-        raise
-    _open.reset(token)
-    outbox.send()

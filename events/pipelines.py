@@ -49,7 +49,7 @@ class Pipelines:
     def execute(self) -> list[Any]:
         """Send every node's pipeline; the replies in the order the commands were queued. The first error any
         command met is raised once all are sent."""
-        replies = {id(pipe): self._send(node, pipe, scripts) for node, pipe, scripts in self._pipes.values()}
+        replies = {id(pipe): send(node, pipe, scripts) for node, pipe, scripts in self._pipes.values()}
         found = [replies[id(pipe)][i] for pipe, i in self._queued]
         self._pipes.clear()
         self._queued.clear()
@@ -58,17 +58,19 @@ class Pipelines:
             raise failed
         return found
 
-    @staticmethod
-    def _send(node: redis.Redis, pipe: Pipeline, scripts: dict[str, Script]) -> list[Any]:
-        sent = list(pipe.command_stack)
-        replies = pipe.execute(raise_on_error=False)
-        missing = [i for i, reply in enumerate(replies) if isinstance(reply, NoScriptError)]
-        if missing:
-            for script in scripts.values():
-                node.script_load(script.script)
-            for i in missing:
-                args, options = sent[i]
-                pipe.execute_command(*args, **options)
-            for i, reply in zip(missing, pipe.execute(raise_on_error=False), strict=True):
-                replies[i] = reply
-        return list(replies)
+
+def send(node: redis.Redis, pipe: Pipeline, scripts: dict[str, Script]) -> list[Any]:
+    """Send a pipeline of `node`'s (a transaction or not); its replies, errors among them. The scripts it calls by sha
+    are in `scripts`: if the node lacks one, they are all given to it and the calls it refused are sent again."""
+    sent = list(pipe.command_stack)
+    replies = pipe.execute(raise_on_error=False)
+    missing = [i for i, reply in enumerate(replies) if isinstance(reply, NoScriptError)]
+    if missing:
+        for script in scripts.values():
+            node.script_load(script.script)
+        for i in missing:
+            args, options = sent[i]
+            pipe.execute_command(*args, **options)
+        for i, reply in zip(missing, pipe.execute(raise_on_error=False), strict=True):
+            replies[i] = reply
+    return list(replies)

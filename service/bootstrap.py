@@ -25,8 +25,8 @@ def bootstrap(
     config: Config | None = None, client: redis.Redis | None = None, queue: redis.Redis | None = None
 ) -> Services:
     """Everything on the configured Redis (or Redis Cluster): the games, their read models, the players, stream
-        tickets, each client's games; and the job queue on the queue's Redis (the same one unless the games are on a
-        cluster). Each saved decision is told to the read models, then the job queue, then the metrics; on a plain Redis
+    tickets, each client's games; and the job queue on the queue's Redis (the same one unless the games are on a
+    cluster). Each saved decision is told to the read models, then the job queue, then the metrics; on a plain Redis
     their writes to it go together, in one round trip."""
     config = config or Config()
     client = client or config.redis()

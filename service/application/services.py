@@ -49,7 +49,7 @@ class Services:
     entropy: Entropy = field(default_factory=SystemEntropy)
     clock: Callable[[], str] = utc_now
     judge: Judge = field(default_factory=house_judge)
-    together: Callable[[], AbstractContextManager[None]] = nullcontext
+    together: Callable[[], AbstractContextManager[object]] = nullcontext
     """A block within which the followers' writes to one Redis go in one round trip (events/outbox.py), or none."""
 
     @classmethod

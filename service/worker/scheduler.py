@@ -39,7 +39,7 @@ from rq.job import Job, JobStatus
 from rq.registry import ScheduledJobRegistry
 
 from events import keys
-from events.outbox import open_for
+from events.outbox import together
 from events.repository import Decision
 from games import table as tables
 from games.table import Status, Table
@@ -343,21 +343,13 @@ class Scheduler:
             assert mark is None
             queue.enqueue_at(at, function, *args, **options)
             return
-        # In a pipeline of ours, RQ adds the queue to its list, saves the job and pushes it in one round trip
+        # In a transaction of ours, RQ adds the queue to its list, saves the job and pushes it in one round trip
         # (without one it takes two): a request that finishes a game, or calls a bot, answers sooner. Where the
-        # decision's followers write together, it goes in their transaction (events/outbox.py).
-        outbox = open_for(queue.connection)
-        if outbox is not None:
+        # decision's followers write together, it goes in their transaction (events/outbox.py); else in its own.
+        with together(queue.connection) as outbox:
             if mark is not None:
                 outbox.pipeline.set(mark, job_id, ex=PENDING_TTL_S)
             queue.enqueue(function, *args, pipeline=outbox.pipeline, **options)
-            return
-        with queue.connection.pipeline() as pipeline:
-            pipeline.multi()
-            if mark is not None:
-                pipeline.set(mark, job_id, ex=PENDING_TTL_S)
-            queue.enqueue(function, *args, pipeline=pipeline, **options)
-            pipeline.execute()
 
 
 @contextmanager

@@ -14,9 +14,8 @@ from events.outbox import open_for, together
 def test_the_writes_of_a_block_are_sent_together_as_it_closes(redis_client: redis.Redis) -> None:
     count = redis_client.register_script("return redis.call('INCR', KEYS[1])")
     count(keys=["z"])  # Redis holds the script
-    with counting() as counted, together(redis_client):
-        outbox = open_for(redis_client)
-        assert outbox is not None
+    with counting() as counted, together(redis_client) as outbox:
+        assert open_for(redis_client) is outbox
         outbox.script(count, ["a"], [])
         outbox.pipeline.set("b", "written")
         assert redis_client.get("b") is None, "nothing sent yet"
@@ -29,25 +28,26 @@ def test_a_script_redis_lost_is_loaded_and_called_again(redis_client: redis.Redi
     count = redis_client.register_script("return redis.call('INCR', KEYS[1])")
     count(keys=["a"])
     redis_client.script_flush()  # a restarted Redis: it knows no script
-    with together(redis_client):
-        open_for(redis_client).script(count, ["a"], [])  # type: ignore[union-attr]
-        open_for(redis_client).pipeline.set("b", "written")  # type: ignore[union-attr]
+    with together(redis_client) as outbox:
+        outbox.script(count, ["a"], [])
+        outbox.pipeline.set("b", "written")
     assert redis_client.get("a") == b"2", "called once more, not twice"
     assert redis_client.get("b") == b"written"
 
 
 def test_what_was_queued_before_an_error_is_written(redis_client: redis.Redis) -> None:
-    with pytest.raises(RuntimeError), together(redis_client):
-        open_for(redis_client).pipeline.set("b", "written")  # type: ignore[union-attr]
+    with pytest.raises(RuntimeError), together(redis_client) as outbox:
+        outbox.pipeline.set("b", "written")
         raise RuntimeError("a follower failed")
     assert redis_client.get("b") == b"written"
     assert open_for(redis_client) is None
 
 
 def test_an_inner_block_leaves_the_sending_to_the_outer_one(redis_client: redis.Redis) -> None:
-    with together(redis_client):
-        with together(redis_client):
-            open_for(redis_client).pipeline.set("b", "written")  # type: ignore[union-attr]
+    with together(redis_client) as outer:
+        with together(redis_client) as inner:
+            inner.pipeline.set("b", "written")
+        assert inner is outer
         assert redis_client.get("b") is None
     assert redis_client.get("b") == b"written"
 
