@@ -21,7 +21,7 @@ import msgspec
 
 from events.envelope import GENESIS, Envelope, new_nonce, sealed
 from events.registry import from_payload, to_payload
-from events.store import AnswerKey, Commit, Document, EventStore
+from events.store import AnswerKey, Commit, Document, EventStore, LiveToken
 from games import table as tables
 from games.base import Event, Ruleset
 from games.commands import Command
@@ -178,9 +178,11 @@ class GameRepository:
         token_hashes: Mapping[int, str] | None = None,
         answer: tuple[AnswerKey, bytes] | None = None,
         documents: Mapping[str, Document] | None = None,
+        token: LiveToken | None = None,
     ) -> None:
         """Store a decision with what goes with it, in one step; StaleVersionError if another landed first,
-        DuplicateRequestError if the answer's key holds a first answer already."""
+        DuplicateRequestError if the answer's key holds a first answer already, TokenNotLiveError if the player token
+        it stands on (`token`, where the store `checks_tokens`) is not live."""
         after = decision.after
         self.store.commit(
             Commit(
@@ -194,9 +196,15 @@ class GameRepository:
                 answer_key=answer[0] if answer else None,
                 answer=answer[1] if answer else b"",
                 documents=documents or {},
+                token=token,
             )
         )
         self._hold(dataclasses.replace(after, token_hashes={**after.token_hashes, **(token_hashes or {})}))
+
+    @property
+    def checks_tokens(self) -> bool:
+        """Whether a save can check the player token it stands on (`EventStore.checks_tokens`)."""
+        return self.store.checks_tokens
 
     def at(self, game: Game, version: int) -> Table[Any]:
         """The game's table as it was at `version` (1 to the game's version)."""

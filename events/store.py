@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import redis
+from redis.cluster import RedisCluster
 
 from events import keys
 from events.entries import COMPACT, compact, entries_in, envelopes
@@ -94,15 +95,37 @@ class Commit:
     answer: bytes = b""
     documents: Mapping[str, Document] = field(default_factory=dict)
     """The game's documents after the events, by key (in the game's slot); fields are of format `snapshot_format`."""
+    token: LiveToken | None = None
+    """The player token the decision was asked with, checked in the same step (only where `checks_tokens`)."""
+
+
+@dataclass(frozen=True)
+class LiveToken:
+    """A player token (`<player id>.<token id>.<secret>`) a commit stands on, as its player, its id and the sha256 of
+    the whole: the commit lands only while the player's state lists that id with that digest. Checked in the commit's
+    own step, so a token revoked a moment before moves nothing, and a caller that sent it learns nothing first."""
+
+    player_id: str
+    token_id: str
+    digest: str
+
+
+class TokenNotLiveError(Exception):
+    """The commit's player token is unknown or revoked: nothing was written."""
 
 
 class EventStore(Protocol):
+    checks_tokens: bool
+    """Whether a commit can check its player token (`Commit.token`): the player's state is on the same Redis as the
+    game, which a Redis Cluster does not promise (the two are in different slots)."""
+
     def load(self, game_id: str, answer_key: AnswerKey | None = None) -> Loaded:
         """The snapshot and every event after it, the token hashes and a stored answer, in one step."""
 
     def commit(self, commit: Commit) -> int:
-        """Store a decision; the new version. StaleVersionError if the log is not at the expected version,
-        DuplicateRequestError if the answer key already holds an answer (then nothing is written)."""
+        """Store a decision; the new version. TokenNotLiveError if its player token is not live, StaleVersionError if
+        the log is not at the expected version, DuplicateRequestError if the answer key already holds an answer (then
+        nothing is written)."""
 
     def read(self, game_id: str, after: int = 0, limit: int | None = None) -> list[Envelope]:
         """Events with version > `after`, oldest first, at most `limit` of them."""
@@ -167,14 +190,22 @@ if KEYS[4] then answer = redis.call('GET', KEYS[4]) end
 return {snap[3] or false, version, snap[2] or false, snap[4] or false, tail, tokens, answer, snap[5] or false}
 """
 
-# KEYS: events, snapshot, tokens, then each document's key, then the answer's (if ARGV[6] is 1).
-# ARGV: expected, format, ruleset, head, state, whether an answer is kept, then counted lists: events, after the
-# first's `prev_hash` and its entry as kept when that is not the log's head, each as its entry's field and value
-# (the first's as kept when it is: events/entries.py); (seat, digest) pairs; documents, each `v` and its value, or
+# KEYS: events, snapshot, tokens, then each document's key, then the answer's (if ARGV[6] has `a`), then the
+# player's state (if ARGV[6] has `t`: the commit stands on a player token, whose id and digest are the last ARGV).
+# ARGV: expected, format, ruleset, head, state, what is kept or checked (`a`, `t`), then counted lists: events,
+# after the first's `prev_hash` and its entry as kept when that is not the log's head, each as its entry's field and
+# value (the first's as kept when it is: events/entries.py); (seat, digest) pairs; documents, each `v` and its value, or
 # `f`, its count of fields and (field, value) pairs; then the answer and its time to live. The log's head is the
 # snapshot's, written with the last event, if it shows the expected version.
 _COMMIT = """
-local answer = ARGV[6] == '1' and KEYS[#KEYS] or nil
+local last = #KEYS
+if string.find(ARGV[6], 't', 1, true) then
+  local player = redis.call('GET', KEYS[last])
+  local live = player and cjson.decode(player).tokens[ARGV[#ARGV - 1]]
+  if not (live and live.digest == ARGV[#ARGV]) then return {'revoked', 0} end
+  last = last - 1
+end
+local answer = string.find(ARGV[6], 'a', 1, true) and KEYS[last] or nil
 if answer and redis.call('EXISTS', answer) == 1 then
   return {'duplicate', redis.call('GET', answer)}
 end
@@ -308,6 +339,7 @@ class RedisEventStore:
     def __init__(self, client: redis.Redis, replication: Replication | None = None) -> None:
         self.redis = client
         self.replication = replication or Replication()
+        self.checks_tokens = not isinstance(client, RedisCluster)
         self._load = client.register_script(_LOAD)
         self._commit = client.register_script(_COMMIT)
         self._write_documents = client.register_script(_WRITE_DOCUMENTS)
@@ -343,7 +375,7 @@ class RedisEventStore:
             commit.ruleset,
             head,
             commit.snapshot,
-            int(commit.answer_key is not None),
+            ("a" if commit.answer_key else "") + ("t" if commit.token else ""),
             *entry_args(commit),
             len(commit.token_hashes),
         ]
@@ -353,11 +385,18 @@ class RedisEventStore:
         if commit.answer_key:
             key_list.append(keys.idempotency(game_id, *commit.answer_key))
             args += [commit.answer, IDEMPOTENCY_TTL_S]
+        if commit.token:
+            if not self.checks_tokens:
+                raise ValueError("a Redis Cluster keeps a player's state apart from its games: check the token first")
+            key_list.append(keys.player_state(commit.token.player_id))
+            args += [commit.token.token_id, commit.token.digest]
         outcome, value = self.replication.write(
             self.redis, key_list[0], lambda target: self._commit(keys=key_list, args=args, client=target)
         )
+        if outcome == b"revoked":
+            raise TokenNotLiveError(commit.token.player_id if commit.token else "")
         if outcome == b"duplicate":
-            self.confirm(key_list[-1])
+            self.confirm(keys.idempotency(game_id, *commit.answer_key) if commit.answer_key else "")
             raise DuplicateRequestError(value)
         if outcome == b"stale":
             raise StaleVersionError(int(value))

@@ -18,6 +18,7 @@ import msgspec
 import redis
 
 from events.keys import PREFIX
+from events.outbox import open_for
 from events.pipelines import Pipelines
 from games import table as tables
 from games.base import Ruleset
@@ -127,14 +128,17 @@ class RedisNotices:
 
     def tell(self, told: Sequence[Notice], at: str) -> None:
         """One round trip per node for a decision's notices, not one apiece: a round's new wait tells every
-        player seated at once. A player's notices share its node's pipeline, so they land in the order told."""
+        player seated at once. A player's notices share its node's pipeline, so they land in the order told. On a
+        plain Redis they go with the decision's other followers' writes, where those are sent together."""
         if not told:
             return
-        batch = Pipelines(self.redis)
+        outbox = open_for(self.redis)
+        batch = outbox or Pipelines(self.redis)
         for player, key, notice in told:
             data = encode(msgspec.structs.replace(notice, at=at))
             batch.script(self._tell, [feed_key(player), sent_key(player)], [key, data, FEED_LENGTH])
-        batch.execute()
+        if isinstance(batch, Pipelines):
+            batch.execute()
 
     def last_id(self, player: str) -> str:
         """The id of the last notice kept ('0' for none)."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from events.repository import Game
+from events.store import LiveToken
 from games.commands import By
 from players.state import Player
 from service.application import accounts, tokens
@@ -47,6 +48,25 @@ def seat_of(services: Services, game: Game, token: str | None, player: Player | 
     if seat is None:
         raise InvalidTokenError("this token holds no seat in this game")
     return seat
+
+
+def claimed_seat(game: Game, token: str) -> int | None:
+    """The seat of the player a player token names, the token not yet checked: for a save that checks it in its own
+    step (`events.store.LiveToken`), and for nothing else."""
+    player_id = token.partition(".")[0]
+    return next((i for i, s in enumerate(game.table.seats) if s.player == player_id), None)
+
+
+def live_token(services: Services, caller: Caller) -> LiveToken | None:
+    """The caller's player token, for the save to check, where the store can and nobody has checked it yet; else
+    None (the token is checked by a read first, or is none of a player's)."""
+    token = caller.token
+    if token is None or caller.player is not None or not accounts.is_player_token(token):
+        return None
+    if not services.repository.checks_tokens:
+        return None
+    player_id, token_id, _ = token.split(".", 2)
+    return LiveToken(player_id, token_id, tokens.digest(token))
 
 
 def seat_holder(game: Game, seat: int) -> str:

@@ -12,8 +12,9 @@ move, a join, a leave, a deadline or a tally:
 6. decide, by the command table (games/commands.py); no events: nothing to do;
 7. seal the events into envelopes chained by hash, render the game's documents (every view, the result), and hand
    out the seat tokens the events call for (voiding those of seats left);
-8. save it all in one step: another decision landed first → again, up to MAX_ATTEMPTS (VersionMismatchError if the
-   caller named a version); a first answer found under the request's key → that answer;
+8. save it all in one step (checking the caller's player token, where it is left to the save: TokenNotLiveError);
+   another decision landed first → again, up to MAX_ATTEMPTS (VersionMismatchError if the caller named a version);
+   a first answer found under the request's key → that answer;
 9. tell the followers (read models, job queue, metrics); also of a decision whose replicas did not confirm it in
    time, which stands on the master all the same (followers are idempotent).
 
@@ -33,7 +34,7 @@ import msgspec
 
 from events.replication import NotReplicatedError
 from events.repository import Decision, Game, seal
-from events.store import AnswerKey, Document, DuplicateRequestError, StaleVersionError
+from events.store import AnswerKey, Document, DuplicateRequestError, LiveToken, StaleVersionError
 from games import table as tables
 from games.base import Event, IllegalMoveError, RuleError, Ruleset
 from games.commands import CloseWait, Command, CreateGame, decide
@@ -120,10 +121,12 @@ def execute(
     answer: Answer | None = None,
     loaded: Game | None = None,
     moot_if_refused: bool = False,
+    token: LiveToken | None = None,
 ) -> Acted:
     """Act on the game, as the module's docstring says. `timed`: a move, which the game's timing rule concerns;
     `loaded`: the game as the caller read it just now, for the first attempt; `moot_if_refused`: the house's own
-    command, which the rules refuse once the game has moved past it (nothing to do).
+    command, which the rules refuse once the game has moved past it (nothing to do); `token`: the player token the
+    caller sent, not yet checked, for the save to check (TokenNotLiveError).
 
     Without `loaded`, the game as this process last saw it, if it holds it, is tried first, without a load: a
     decision on it that the save accepts was made on the game as it stands (the save checks the version), and so
@@ -134,7 +137,7 @@ def execute(
     game's wait as it stands began before it was decided (`arrived`: when the held game's decision was sealed, a
     moment after the request came; another process's decision began it). A wait begun since is a round the sender
     has not seen: a duplicate of a round's last move never lands in the next round."""
-    acting = Acting(services, authorise, ask, timed, if_match, idempotent, answer, moot_if_refused)
+    acting = Acting(services, authorise, ask, timed, if_match, idempotent, answer, moot_if_refused, token)
     wait: int | None = None
     arrived: str | None = None
     attempts = range(MAX_ATTEMPTS)
@@ -197,6 +200,7 @@ class Acting:
     idempotent: Idempotent | None
     answer: Answer | None
     moot_if_refused: bool
+    token: LiveToken | None
 
     def attempt(self, game: Game, wait: int | None, arrived: str | None = None) -> Acted:
         """One attempt on the game as given (steps 2 to 9): what it left, or Stale. `wait`: the wait a move's attempt
@@ -226,7 +230,7 @@ class Acting:
             return Acted(game)
         try:
             decision = sealed(services, game.ruleset, game, events, command, seat)
-            return save(services, decision, idempotent, self.answer)
+            return save(services, decision, idempotent, self.answer, self.token)
         except StaleVersionError:
             raise Stale(game.table.wait_since if self.timed else None, decision.envelopes[0].at) from None
         except DuplicateRequestError as duplicate:
@@ -258,9 +262,14 @@ def sealed(
 
 
 def save(
-    services: Services, decision: Decision, idempotent: Idempotent | None = None, answer: Answer | None = None
+    services: Services,
+    decision: Decision,
+    idempotent: Idempotent | None = None,
+    answer: Answer | None = None,
+    token: LiveToken | None = None,
 ) -> Acted:
-    """Steps 7 to 9: the documents, the seat tokens, the one-step save, the followers told."""
+    """Steps 7 to 9: the documents, the seat tokens, the one-step save (checking `token`, if given), the followers
+    told."""
     after = decision.after
     documents = services.projections.documents(after.ruleset, after.table)
     handed, hashes = seat_tokens(services, decision)
@@ -269,7 +278,7 @@ def save(
         acted = Acted(after, decision, documents, handed, answer(decision, acted))
     kept = (idempotent.key, idempotent.kept(acted.answer or b"")) if idempotent is not None else None
     with telling(services, decision):
-        services.repository.save(decision, hashes, kept, documents)
+        services.repository.save(decision, hashes, kept, documents, token)
     return acted
 
 

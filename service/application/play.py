@@ -14,13 +14,14 @@ from typing import Any
 import msgspec
 
 from events.repository import Decision, Game
+from events.store import LiveToken, TokenNotLiveError
 from games import table as tables
 from games.commands import Command, CreateGame, JoinGame, MakeMove, Setup
 from games.refusals import SetupError, SetupRefusal
 from games.table import Status
 from players.state import Player
 from service.application import admission
-from service.application.callers import Caller, player_of, seat_of
+from service.application.callers import Caller, claimed_seat, live_token, player_of, seat_of
 from service.application.errors import InvalidRequestError, InvalidTokenError, PublicRandomnessNotAcceptedError
 from service.application.execute import Acted, Idempotent, create, execute
 from service.application.offered import ruleset_named
@@ -200,11 +201,50 @@ def make_move(
     loaded: Game | None = None,
 ) -> Moved:
     """Apply the caller's move. A retry with the same idempotency key and body gets the first answer (`loaded`:
-    the game as the caller just read it, for the first attempt; the save still finds a first answer)."""
-    player = player_of(services, caller.token, caller.player)  # once, not on every attempt
+    the game as the caller just read it, for the first attempt; the save still finds a first answer).
+
+    A player's token is checked by the save itself where the store can (`live_token`): a move then costs a player
+    no round trip more than a seat. Anything else it is answered (a refusal, a first answer given again) waits for
+    the token to be checked by a read, so that a token not live learns nothing from it."""
+    token = live_token(services, caller)
+    if token is None:
+        player = player_of(services, caller.token, caller.player)  # once, not on every attempt
+        return _move(services, game_id, caller, body, if_match, idempotency_key, loaded, player)[0]
+    try:
+        moved, saved = _move(services, game_id, caller, body, if_match, idempotency_key, loaded, None, token)
+    except TokenNotLiveError:
+        raise InvalidTokenError("this player token is unknown or revoked") from None
+    except Exception:
+        player_of(services, caller.token)
+        raise
+    if not saved:
+        player_of(services, caller.token)
+    return moved
+
+
+def _move(
+    services: Services,
+    game_id: str,
+    caller: Caller,
+    body: dict[str, Any],
+    if_match: int | None,
+    idempotency_key: str | None,
+    loaded: Game | None,
+    player: Player | None,
+    token: LiveToken | None = None,
+) -> tuple[Moved, bool]:
+    """The move, by a player read already (`player`) or by a token the save checks (`token`); and whether it was
+    saved now (not a first answer given again)."""
 
     def authorise(game: Game) -> int | None:
-        return caller.seat if caller.token is None else seat_of(services, game, caller.token, player)
+        if caller.token is None:
+            return caller.seat
+        if token is not None:
+            seat = claimed_seat(game, caller.token)
+            if seat is None:
+                raise InvalidTokenError("this token holds no seat in this game")
+            return seat
+        return seat_of(services, game, caller.token, player)
 
     def ask(game: Game, seat: int | None) -> Command:
         assert seat is not None
@@ -222,9 +262,10 @@ def make_move(
         idempotent=idempotent,
         answer=move_answer,
         loaded=loaded,
+        token=token,
     )
     assert acted.answer is not None
-    return Moved.of(acted.answer)
+    return Moved.of(acted.answer), acted.decision is not None
 
 
 def move_answer(decision: Decision, acted: Acted) -> bytes:

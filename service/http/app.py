@@ -63,7 +63,8 @@ def create_app(config: Config | None = None, services: Services | None = None, *
     config = config or Config()
     app = App("syndicate")
     app.config.update(API_SETTINGS, **overrides)
-    context.attach(app, services or bootstrap(config))
+    services = services or bootstrap(config)
+    context.attach(app, services)
     if config.trusted_proxies:
         # The client is whom the outermost trusted proxy saw: rate limits and logs key by its address.
         hops = config.trusted_proxies
@@ -75,7 +76,8 @@ def create_app(config: Config | None = None, services: Services | None = None, *
         address=config.rate_limit_address,
         anonymous_=config.rate_limit,
         open_=config.rate_limit_open,
-        read_ahead=auth.player_state,
+        # a move's save checks a player's token itself where it can; elsewhere the player is read with the counts
+        read_ahead=auth.no_read if services.repository.checks_tokens else auth.player_state,
     ).install(app)
     api = ProblemApi(app, spec_kwargs={"extra_plugins": [ProblemResponses()]}, complete=complete)
     parsing.install(app, api)

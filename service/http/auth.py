@@ -30,14 +30,20 @@ def bearer_token() -> str | None:
 
 
 def player_state(token: str) -> str | None:
-    """The key of the player a player token names: a seated request reads it first, so the rate limit reads it
-    ahead, in its own round trip (service/http/ratelimit.py)."""
+    """The key of the player a player token names: where a move's save cannot check the token itself (a Redis
+    Cluster), a seated request reads it first, so the rate limit reads it ahead, with its counts when it asks Redis
+    (service/http/ratelimit.py)."""
     player_id = token.partition(".")[0]
     return (
         keys.player_state(player_id)
         if accounts.is_player_token(token) and tokens.GAME_ID.fullmatch(player_id)
         else None
     )
+
+
+def no_read(token: str) -> None:
+    """Nothing read ahead: a move's save checks a player's token in its own step (`events.store.LiveToken`)."""
+    return None
 
 
 def seated_caller(token: str) -> Caller:

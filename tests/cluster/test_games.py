@@ -17,8 +17,12 @@ from projections.views import VIEWS
 from service.bootstrap import bootstrap
 from service.config import Config
 from service.http import ratelimit
+from service.http.app import create_app
 from service.ops.cluster import LocalCluster, deployment_env
 from service.ops.redis_server import RedisServer
+from tests.client import ApiClient
+from tests.players.helpers import bearer
+from tests.players.helpers import create as create_as
 from tests.service.read_models import read_models
 from tests.waiting import wait_for
 
@@ -128,3 +132,26 @@ def test_a_live_feed_follows_a_game_on_the_cluster(
 def seen(lines: Any, kind: str) -> bool:
     """Read the feed up to the next event of this kind."""
     return any(line == f"event: {kind}" for line in lines)  # stops at the first: the rest stays unread
+
+
+def test_a_players_moves_on_a_cluster_check_its_token_by_a_read_first(
+    cluster: LocalCluster, cluster_client: RedisCluster, queue_server: RedisServer
+) -> None:
+    """A Redis Cluster keeps a player's state in another slot than its games: the save cannot check the token, so the
+    move reads the player first, and a revoked token moves nothing."""
+    config = dataclasses.replace(Config(), redis_url=cluster.url, redis_cluster=True, queue_url=queue_server.url)
+    services = bootstrap(config, cluster_client)
+    assert not services.repository.checks_tokens
+    api = ApiClient(create_app(config, services, TESTING=True).test_client())
+    ann = api.register("Ann")
+    second = api.http.post("/v1/players/me/tokens", headers=bearer(ann)).json["token"]
+    table = create_as(api, ann, [{"player": "me"}, {"name": "Bob"}, {"name": "Cat"}])
+    assert (
+        api.http.post(f"/v1/games/{table.id}/moves", json={"type": "play", "card": 3}, headers=bearer(ann)).status_code
+        == 200
+    )
+    assert api.http.delete(f"/v1/players/me/tokens/{ann.split('.')[1]}", headers=bearer(second)).status_code == 204
+    version = api.game(table)["version"]
+    moved = api.http.post(f"/v1/games/{table.id}/moves", json={"type": "play", "card": 4}, headers=bearer(ann))
+    assert moved.status_code == 401 and moved.json["code"] == "invalid_token"
+    assert api.game(table)["version"] == version

@@ -7,13 +7,24 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
 import pytest
 import redis
 
 from events import keys
 from events.envelope import GENESIS, Envelope, content_hash, sealed
 from events.memory import MemoryEventStore
-from events.store import Commit, DuplicateRequestError, EventStore, RedisEventStore, StaleVersionError
+from events.player_store import encode_player
+from events.store import (
+    Commit,
+    DuplicateRequestError,
+    EventStore,
+    LiveToken,
+    RedisEventStore,
+    StaleVersionError,
+    TokenNotLiveError,
+)
+from players.state import Player, TokenRecord
 
 
 def envelope(version: int, prev: str = GENESIS) -> Envelope:
@@ -224,3 +235,33 @@ def test_hash_covers_every_field_but_itself() -> None:
     assert one.hash == content_hash(one)
     tampered = Envelope(**{**{f: getattr(one, f) for f in one.__struct_fields__}, "payload": {"v": 99}})
     assert content_hash(tampered) != one.hash
+
+
+def test_a_commit_on_a_player_token_lands_only_while_the_player_holds_it(redis_client: redis.Redis) -> None:
+    store = RedisEventStore(redis_client)
+    assert store.checks_tokens
+    live = Player(player_id="p1", name="Ann", created_at="t", version=2, tokens={"t1": TokenRecord("d1", "t")})
+    redis_client.set(keys.player_state("p1"), encode_player(live))
+    token = LiveToken("p1", "t1", "d1")
+    assert store.commit(commit([envelope(1)], 0, token=token, answer_key=("caller", "k"), answer=b"first")) == 1
+    # Another secret under the same ids, a token of a player with no state, a token revoked: nothing lands, not even
+    # the first answer of a request sent again (its token is checked before anything else).
+    for refused in (LiveToken("p1", "t1", "d2"), LiveToken("p2", "t1", "d1"), LiveToken("p1", "t2", "d1")):
+        with pytest.raises(TokenNotLiveError):
+            store.commit(commit([envelope(2, envelope(1).hash)], 1, token=refused))
+    redis_client.set(keys.player_state("p1"), encode_player(msgspec.structs.replace(live, tokens={})))
+    for sent in (
+        commit([envelope(2, envelope(1).hash)], 1, token=token),
+        commit([], 1, token=token, answer_key=("caller", "k")),
+    ):
+        with pytest.raises(TokenNotLiveError):
+            store.commit(sent)
+    assert [e.version for e in store.read("g")] == [1]
+
+
+def test_a_store_that_cannot_check_a_player_token_refuses_a_commit_on_one() -> None:
+    store = MemoryEventStore()
+    assert not store.checks_tokens
+    with pytest.raises(ValueError, match="check the token first"):
+        store.commit(commit([envelope(1)], 0, token=LiveToken("p1", "t1", "d1")))
+    assert store.read("g") == []
