@@ -3,7 +3,8 @@
 
     .venv/bin/python -m benchmarks.bots [--games 60] [--jobs 2] [--seed 0] [--pimc twelve-gangsters] [ruleset ...]
 
-Each ruleset is played at the seat counts `SEATS` names (else its fewest), each table seating the kinds
+Each ruleset is played at the seat counts `SEATS` names (else its fewest), `LONGER` times as many games where they
+are short, each table seating the kinds
 `lineup` chooses: the house's searching bot, the game's own, the random bot and `pimc`, the baseline a search
 must beat, as many as there are seats (pimc left out first), the rest of the seats filled again in that order.
 Knobs for longer runs, from the environment: BENCH_BOTS_GAMES (games a table), BENCH_BOTS_JOBS (processes),
@@ -26,6 +27,10 @@ from service.ops import arena
 
 SEATS = {"twelve-gangsters": (3, 5), "cash-n-guns": (4,), "mobsters": (2, 3)}
 """The seat counts each ruleset's tables are played at (a ruleset not named: its fewest)."""
+
+LONGER = {"twelve-gangsters": 2.5}
+"""Games a table, times `--games`, where a game is short: a 12 Gangsters table of 60 games takes under a minute, and
+at five seats sixty leave each kind's rating about as uncertain as the gaps between them (150: 2 minutes)."""
 
 PIMC_AFFORDABLE = ("twelve-gangsters",)
 """Where pimc sits by default. Measured: a 12 Gangsters game with one pimc seat takes about a second; a full
@@ -69,7 +74,7 @@ def main(argv: list[str] | None = None) -> list[arena.Arena]:
         ruleset = RULESETS[ruleset_id]
         for seats in SEATS.get(ruleset_id, (ruleset.min_seats,)):
             table = lineup(ruleset_id, seats, pimc)
-            games = rotations(args.games, seats)
+            games = rotations(round(args.games * LONGER.get(ruleset_id, 1)), seats)
             command = f"syndicate arena --ruleset {ruleset_id} --games {games} --seats {','.join(table)}"
             command += f" --seed {args.seed} --jobs {args.jobs}"
             played = arena.run(ruleset_id, table, games, args.seed, args.jobs)

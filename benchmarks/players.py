@@ -1,9 +1,9 @@
 """What a player costs a move: 12 Gangsters games of three seats played in process over real Redis, with anonymous
-seats (seat tokens) and with registered players (player tokens: the token checked against its player's state, and
-the notices a player's feed gets). The two kinds of game alternate; only the moves are timed.
+seats (seat tokens) and with registered players (player tokens: the token checked against its player's state, by
+the save itself on this plain Redis, and the notices a player's feed gets). The two kinds of game alternate; only
+the moves are timed.
 
-Two backends: `usecases` (the move path alone, where checking a player's token is a read of its own) and `wsgi`
-(the whole HTTP request path, where that read rides on the rate limit's round trip).
+Two backends: `usecases` (the move path alone) and `wsgi` (the whole HTTP request path).
 
     .venv/bin/python -m benchmarks.players [--games 20] [--fsync everysec] [--backend usecases|wsgi]
 """
