@@ -7,6 +7,9 @@ Seat tokens have no dot, so the two kinds never mix.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+
 from events.player_store import Claim, StalePlayerError
 from players.events import Entry, PlayerRegistered, PlayerTokenIssued, PlayerTokenRevoked
 from players.state import Player, token_matches
@@ -24,6 +27,37 @@ from service.application.services import Services
 
 MAX_TOKENS = 20
 """Live tokens a player may hold at once: rotate by issuing a new one, then revoking the old."""
+VOUCHED = 10_000
+"""Tokens a process remembers it has seen live (`Vouched`)."""
+
+
+class Vouched:
+    """The digests of the player tokens this process has seen live (checked against their player by a read), the
+    newest `VOUCHED`. Only such a token's move is decided before its token is checked again, by the save itself: one
+    never seen live (a forged one) is read and refused first, so how long its refusal takes tells nothing of the
+    move. A token found not live is forgotten."""
+
+    def __init__(self, most: int = VOUCHED) -> None:
+        self._seen: OrderedDict[str, None] = OrderedDict()
+        self._most = most
+        self._guard = threading.Lock()
+
+    def __contains__(self, digest: str) -> bool:
+        return digest in self._seen
+
+    def add(self, digest: str) -> None:
+        with self._guard:
+            self._seen[digest] = None
+            self._seen.move_to_end(digest)
+            if len(self._seen) > self._most:
+                self._seen.popitem(last=False)
+
+    def forget(self, digest: str) -> None:
+        with self._guard:
+            self._seen.pop(digest, None)
+
+
+vouched = Vouched()
 
 
 def is_player_token(token: str) -> bool:
@@ -62,8 +96,11 @@ def authenticate(services: Services, token: str, read: Player | None = None) -> 
         player: Player | None = read
     else:
         player = services.players.get(player_id) if tokens.GAME_ID.fullmatch(player_id) else None
-    if player is None or not token_matches(player, token_id, tokens.digest(token)):
+    digest = tokens.digest(token)
+    if player is None or not token_matches(player, token_id, digest):
+        vouched.forget(digest)
         raise InvalidTokenError("this player token is unknown or revoked")
+    vouched.add(digest)
     return player
 
 

@@ -58,15 +58,17 @@ def claimed_seat(game: Game, token: str) -> int | None:
 
 
 def live_token(services: Services, caller: Caller) -> LiveToken | None:
-    """The caller's player token, for the save to check, where the store can and nobody has checked it yet; else
-    None (the token is checked by a read first, or is none of a player's)."""
+    """The caller's player token, for the save to check, where the store can, nobody has read its player for this
+    request and this process has seen it live before (`accounts.vouched`); else None: the token is checked by a read
+    first (or is none of a player's)."""
     token = caller.token
     if token is None or caller.player is not None or not accounts.is_player_token(token):
         return None
-    if not services.repository.checks_tokens:
+    digest = tokens.digest(token)
+    if not services.repository.checks_tokens or digest not in accounts.vouched:
         return None
     player_id, token_id, _ = token.split(".", 2)
-    return LiveToken(player_id, token_id, tokens.digest(token))
+    return LiveToken(player_id, token_id, digest)
 
 
 def seat_holder(game: Game, seat: int) -> str:

@@ -20,7 +20,7 @@ from games.commands import Command, CreateGame, JoinGame, MakeMove, Setup
 from games.refusals import SetupError, SetupRefusal
 from games.table import Status
 from players.state import Player
-from service.application import admission
+from service.application import accounts, admission
 from service.application.callers import Caller, claimed_seat, live_token, player_of, seat_of
 from service.application.errors import InvalidRequestError, InvalidTokenError, PublicRandomnessNotAcceptedError
 from service.application.execute import Acted, Idempotent, create, execute
@@ -203,9 +203,10 @@ def make_move(
     """Apply the caller's move. A retry with the same idempotency key and body gets the first answer (`loaded`:
     the game as the caller just read it, for the first attempt; the save still finds a first answer).
 
-    A player's token is checked by the save itself where the store can (`live_token`): a move then costs a player
-    no round trip more than a seat. Anything else it is answered (a refusal, a first answer given again) waits for
-    the token to be checked by a read, so that a token not live learns nothing from it."""
+    A player's token this process has seen live is checked again by the save itself, where the store can
+    (`live_token`): a move then costs a player no round trip more than a seat. Anything else such a move is answered
+    (a refusal, a first answer given again) waits for the token to be checked by a read, so that a token no longer
+    live learns nothing from it; one found so is forgotten, and read first from then on."""
     token = live_token(services, caller)
     if token is None:
         player = player_of(services, caller.token, caller.player)  # once, not on every attempt
@@ -213,6 +214,7 @@ def make_move(
     try:
         moved, saved = _move(services, game_id, caller, body, if_match, idempotency_key, loaded, None, token)
     except TokenNotLiveError:
+        accounts.vouched.forget(token.digest)
         raise InvalidTokenError("this player token is unknown or revoked") from None
     except Exception:
         player_of(services, caller.token)

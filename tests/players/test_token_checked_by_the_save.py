@@ -1,16 +1,43 @@
 """On a plain Redis a player's move is its save alone: the save checks, in the very step that lands the move, that
-the player still holds the token (events.store.LiveToken). Whatever else a move is answered (a refusal, a first answer
-given again) waits for the token to be read and checked, so a token that is not live moves nothing and learns
-nothing."""
+the player still holds the token (events.store.LiveToken). Only a token the process has seen live is decided on
+before that: any other is read and refused first. Whatever else a move is answered (a refusal, a first answer given
+again) waits for the token to be read and checked, so a token that is not live moves nothing and learns nothing."""
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
+import redis
 from flask.testing import FlaskClient
 
+from events import store
+from service.application import accounts
 from tests.client import ApiClient, Table, assert_problem
 from tests.players.helpers import bearer, create
+
+GAME_SCRIPTS = [hashlib.sha1(script.encode()).hexdigest().encode() for script in (store._LOAD, store._COMMIT)]
+"""The scripts that load a game and save a decision, as EVALSHA names them."""
+
+
+@contextmanager
+def games_touched() -> Iterator[list[bool]]:
+    """Whether each command redis-py sends while the block runs loads a game or saves a decision."""
+    called: list[bool] = []
+    original = redis.connection.AbstractConnection.send_packed_command
+
+    def send(self: Any, command: Any, check_health: bool = True) -> None:
+        packed = b"".join(bytes(part) for part in command) if isinstance(command, list) else bytes(command)
+        called.append(any(sha in packed for sha in GAME_SCRIPTS))
+        original(self, command, check_health)
+
+    redis.connection.AbstractConnection.send_packed_command = send  # type: ignore[method-assign]
+    try:
+        yield called
+    finally:
+        redis.connection.AbstractConnection.send_packed_command = original  # type: ignore[method-assign]
 
 
 def move(http: FlaskClient, table: Table, token: str, card: int, **headers: str) -> Any:
@@ -40,7 +67,12 @@ def test_a_revoked_token_moves_nothing_though_the_process_holds_the_game(api: Ap
     assert api.play(table, 1, 5).status_code == 200  # this process holds the game as it saved it: no load comes first
     revoke(api, ann, by=second)
     version = api.game(table)["version"]
-    assert_problem(move(api.http, table, ann, 3), 401, "invalid_token")
+    with games_touched() as called:
+        assert_problem(move(api.http, table, ann, 3), 401, "invalid_token")
+    assert any(called)  # seen live before (at the creation): decided, and refused by the save
+    with games_touched() as called:
+        assert_problem(move(api.http, table, ann, 3), 401, "invalid_token")
+    assert called and not any(called)  # found not live, forgotten: read and refused before anything is decided
     assert api.game(table)["version"] == version
     assert awaited(api, table, second)  # Ann's seat is still awaited
     assert move(api.http, table, second, 3).status_code == 200  # the token it holds moves
@@ -52,9 +84,13 @@ def test_a_forged_token_learns_nothing_from_a_refusal_and_moves_nothing(api: Api
     forged = f"{player_id}.{token_id}.not-the-secret"
     # To the live token, a gangster the seat does not hold is refused as such; to a forged one, only the token is.
     assert_problem(move(api.http, table, ann, 13), 409, "card_not_in_hand")
-    assert_problem(move(api.http, table, forged, 13), 401, "invalid_token")
     version = api.game(table)["version"]
-    assert_problem(move(api.http, table, forged, 3), 401, "invalid_token")
+    # A token never seen live is read and refused before its move is decided: how long a refusal takes says nothing
+    # of whether the seat holds the gangster.
+    for card in (13, 3):
+        with games_touched() as called:
+            assert_problem(move(api.http, table, forged, card), 401, "invalid_token")
+        assert called and not any(called)
     assert api.game(table)["version"] == version
     assert awaited(api, table, ann)
 
@@ -67,3 +103,15 @@ def test_a_first_answer_is_given_again_only_to_a_token_still_live(api: ApiClient
     assert again.status_code == 200 and again.get_data() == first.get_data()
     revoke(api, ann, by=second)
     assert_problem(move(api.http, table, ann, 4, **{"Idempotency-Key": "k1"}), 401, "invalid_token")
+
+
+def test_a_process_remembers_the_newest_tokens_it_has_seen_live_and_forgets_one_found_not() -> None:
+    seen = accounts.Vouched(most=2)
+    for digest in ("a", "b", "c"):
+        seen.add(digest)
+    assert "a" not in seen and "b" in seen and "c" in seen
+    seen.add("b")  # seen again: the newest
+    seen.add("d")
+    assert "b" in seen and "c" not in seen
+    seen.forget("b")
+    assert "b" not in seen and "d" in seen
