@@ -84,6 +84,9 @@ def goals(reports: dict[str, Any]) -> list[str]:
     if isinstance(long := reports.get("long_game"), dict):
         growth = long["long_ms"] / long["short_ms"]
         found.append(("a move at version ~1,000 against ~10", "<= x1.2", growth, growth <= 1.2))
+    if isinstance(moved := reports.get("players"), dict):
+        ratio = moved["player tokens"] / moved["seat tokens"]
+        found.append(("a player's move against a seat's", "<= x1.2", ratio, ratio <= 1.2))
     if isinstance(storage := reports.get("storage"), dict):
         rebuild = storage["rebuild"]
         rate = rebuild["events"] / rebuild["seconds"]

@@ -160,6 +160,7 @@ def test_make_bench_ends_with_each_goal_against_what_the_run_measured() -> None:
         {
             "http": {"baseline": {"rate": 300, "p99": 60.0}, "service": {"rate": 200, "p99": 150.0}},
             "long_game": {"long_ms": 3.0, "short_ms": 3.0},
+            "players": {"seat tokens": 0.40, "player tokens": 0.52},
             "storage": {
                 "rebuild": {"events": 60_000, "seconds": 1.0},
                 "memory": {"twelve-gangsters/3": {"kib_per_game": 39.8}},
@@ -171,6 +172,7 @@ def test_make_bench_ends_with_each_goal_against_what_the_run_measured() -> None:
         "HTTP throughput, service/baseline": "met",
         "HTTP p99, service/baseline": "NOT met",
         "a move at version ~1,000 against ~10": "met",
+        "a player's move against a seat's": "NOT met",
         "projection rebuild, events/s": "met",
         "a finished 12 Gangsters game, KiB": "NOT met",
     }
