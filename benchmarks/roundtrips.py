@@ -37,20 +37,31 @@ MARK = "bench-move-"
 
 
 @contextmanager
-def counting() -> Iterator[list[int]]:
-    """Count redis-py's round trips while the block runs: `counter[0]`."""
-    counter = [0]
+def sending(each: Callable[[Any], None]) -> Iterator[None]:
+    """Hand `each` every command redis-py sends while the block runs, packed as sent (a pipeline's together)."""
     original = redis.connection.AbstractConnection.send_packed_command
 
     def send(self: Any, command: Any, check_health: bool = True) -> None:
-        counter[0] += 1
+        each(command)
         original(self, command, check_health)
 
     redis.connection.AbstractConnection.send_packed_command = send  # type: ignore[method-assign]
     try:
-        yield counter
+        yield
     finally:
         redis.connection.AbstractConnection.send_packed_command = original  # type: ignore[method-assign]
+
+
+@contextmanager
+def counting() -> Iterator[list[int]]:
+    """Count redis-py's round trips while the block runs: `counter[0]`."""
+    counter = [0]
+
+    def count(_: Any) -> None:
+        counter[0] += 1
+
+    with sending(count):
+        yield counter
 
 
 class Monitor:

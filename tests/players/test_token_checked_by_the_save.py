@@ -10,9 +10,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import redis
 from flask.testing import FlaskClient
 
+from benchmarks.roundtrips import sending
 from events import store
 from service.application import accounts
 from tests.client import ApiClient, Table, assert_problem
@@ -26,18 +26,13 @@ GAME_SCRIPTS = [hashlib.sha1(script.encode()).hexdigest().encode() for script in
 def games_touched() -> Iterator[list[bool]]:
     """Whether each command redis-py sends while the block runs loads a game or saves a decision."""
     called: list[bool] = []
-    original = redis.connection.AbstractConnection.send_packed_command
 
-    def send(self: Any, command: Any, check_health: bool = True) -> None:
+    def note(command: Any) -> None:
         packed = b"".join(bytes(part) for part in command) if isinstance(command, list) else bytes(command)
         called.append(any(sha in packed for sha in GAME_SCRIPTS))
-        original(self, command, check_health)
 
-    redis.connection.AbstractConnection.send_packed_command = send  # type: ignore[method-assign]
-    try:
+    with sending(note):
         yield called
-    finally:
-        redis.connection.AbstractConnection.send_packed_command = original  # type: ignore[method-assign]
 
 
 def move(http: FlaskClient, table: Table, token: str, card: int, **headers: str) -> Any:
