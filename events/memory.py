@@ -31,8 +31,8 @@ class _Game:
 
 
 class MemoryEventStore:
-    checks_tokens = False
-    """It keeps no players: a player token is checked before the commit."""
+    one_server = False
+    """It keeps no players: a player token is checked before the commit, the notices told after it."""
 
     def __init__(self) -> None:
         self._games: dict[str, _Game] = {}
@@ -62,8 +62,8 @@ class MemoryEventStore:
             )
 
     def commit(self, commit: Commit) -> int:
-        if commit.token is not None:
-            raise ValueError("this store keeps no players: check the token first")
+        if commit.token is not None or commit.notices:
+            raise ValueError("this store keeps no players: check the token first, tell the notices after")
         with self._changed:
             if commit.answer_key and (answer := self._answers.get((commit.game_id, commit.answer_key))):
                 raise DuplicateRequestError(answer)

@@ -20,6 +20,7 @@ from typing import Any
 import msgspec
 
 from events.envelope import GENESIS, Envelope, new_nonce, sealed
+from events.feeds import Entry
 from events.registry import from_payload, to_payload
 from events.store import AnswerKey, Commit, Document, EventStore, LiveToken
 from games import table as tables
@@ -81,6 +82,8 @@ class Decision:
     envelopes: Sequence[Envelope]
     events: Sequence[Event]
     command: Command
+    notices_kept: bool = False
+    """Whether what it tells the players seated was kept on their feeds by its save: its followers tell it no more."""
 
     @property
     def expected_version(self) -> int:
@@ -179,10 +182,12 @@ class GameRepository:
         answer: tuple[AnswerKey, bytes] | None = None,
         documents: Mapping[str, Document] | None = None,
         token: LiveToken | None = None,
+        notices: Sequence[Entry] = (),
     ) -> None:
         """Store a decision with what goes with it, in one step; StaleVersionError if another landed first,
         DuplicateRequestError if the answer's key holds a first answer already, TokenNotLiveError if the player token
-        it stands on (`token`, where the store `checks_tokens`) is not live."""
+        it stands on (`token`, where the store is `one_server`) is not live; `notices`: the players' feeds' entries it
+        makes, kept with it (where the store is `one_server`)."""
         after = decision.after
         self.store.commit(
             Commit(
@@ -197,14 +202,15 @@ class GameRepository:
                 answer=answer[1] if answer else b"",
                 documents=documents or {},
                 token=token,
+                notices=notices,
             )
         )
         self._hold(dataclasses.replace(after, token_hashes={**after.token_hashes, **(token_hashes or {})}))
 
     @property
-    def checks_tokens(self) -> bool:
-        """Whether a save can check the player token it stands on (`EventStore.checks_tokens`)."""
-        return self.store.checks_tokens
+    def one_server(self) -> bool:
+        """Whether a save can check the player token it stands on and keep its notices (`EventStore.one_server`)."""
+        return self.store.one_server
 
     def at(self, game: Game, version: int) -> Table[Any]:
         """The game's table as it was at `version` (1 to the game's version)."""

@@ -25,6 +25,7 @@ from redis.cluster import RedisCluster
 from events import keys
 from events.entries import COMPACT, compact, entries_in, envelopes
 from events.envelope import GENESIS, Envelope
+from events.feeds import APPEND_ONCE, Entry
 from events.pipelines import Pipelines
 from events.replication import Replication
 
@@ -96,7 +97,9 @@ class Commit:
     documents: Mapping[str, Document] = field(default_factory=dict)
     """The game's documents after the events, by key (in the game's slot); fields are of format `snapshot_format`."""
     token: LiveToken | None = None
-    """The player token the decision was asked with, checked in the same step (only where `checks_tokens`)."""
+    """The player token the decision was asked with, checked in the same step (only where `one_server`)."""
+    notices: Sequence[Entry] = ()
+    """What the decision tells the players seated, kept on their feeds in the same step (only where `one_server`)."""
 
 
 @dataclass(frozen=True)
@@ -115,9 +118,10 @@ class TokenNotLiveError(Exception):
 
 
 class EventStore(Protocol):
-    checks_tokens: bool
-    """Whether a commit can check its player token (`Commit.token`): the player's state is on the same Redis as the
-    game, which a Redis Cluster does not promise (the two are in different slots)."""
+    one_server: bool
+    """Whether every key is on the game's own Redis (not a Redis Cluster, which puts a player's keys in other slots
+    than a game's): a commit may then check its player token (`Commit.token`) and keep its notices on the players'
+    feeds (`Commit.notices`) in its own step."""
 
     def load(self, game_id: str, answer_key: AnswerKey | None = None) -> Loaded:
         """The snapshot and every event after it, the token hashes and a stored answer, in one step."""
@@ -190,14 +194,18 @@ if KEYS[4] then answer = redis.call('GET', KEYS[4]) end
 return {snap[3] or false, version, snap[2] or false, snap[4] or false, tail, tokens, answer, snap[5] or false}
 """
 
-# KEYS: events, snapshot, tokens, then each document's key, then the answer's (if ARGV[6] has `a`), then the
-# player's state (if ARGV[6] has `t`: the commit stands on a player token, whose id and digest are the last ARGV).
+# KEYS: events, snapshot, tokens, then each document's key, then each notice's feed and sent keys, then the answer's
+# (if ARGV[6] has `a`), then the player's state (if ARGV[6] has `t`: the commit stands on a player token, whose id
+# and digest are the last ARGV).
 # ARGV: expected, format, ruleset, head, state, what is kept or checked (`a`, `t`), then counted lists: events,
 # after the first's `prev_hash` and its entry as kept when that is not the log's head, each as its entry's field and
 # value (the first's as kept when it is: events/entries.py); (seat, digest) pairs; documents, each `v` and its value, or
-# `f`, its count of fields and (field, value) pairs; then the answer and its time to live. The log's head is the
+# `f`, its count of fields and (field, value) pairs; notices, each its key, its value and its feed's length; then the
+# answer and its time to live. The log's head is the
 # snapshot's, written with the last event, if it shows the expected version.
-_COMMIT = """
+_COMMIT = (
+    APPEND_ONCE
+    + """
 local last = #KEYS
 if string.find(ARGV[6], 't', 1, true) then
   local player = redis.call('GET', KEYS[last])
@@ -250,9 +258,16 @@ for d = 1, documents do
     i = i + 2 + 2 * fields
   end
 end
+local told = tonumber(ARGV[i + 1])
+for k = 1, told do
+  local at = 3 + documents + 2 * k
+  append_once(KEYS[at - 1], KEYS[at], ARGV[i + 3 * k - 1], ARGV[i + 3 * k], ARGV[i + 3 * k + 1])
+end
+i = i + 1 + 3 * told
 if answer then redis.call('SET', answer, ARGV[i + 1], 'EX', ARGV[i + 2]) end
 return {'ok', version}
 """
+)
 
 # Only forward: a catch-up or a rebuild that runs late never moves a document back; another format is replaced.
 # Nothing is written while a document of fields of this format shows a later version. A value is written at the
@@ -339,7 +354,7 @@ class RedisEventStore:
     def __init__(self, client: redis.Redis, replication: Replication | None = None) -> None:
         self.redis = client
         self.replication = replication or Replication()
-        self.checks_tokens = not isinstance(client, RedisCluster)
+        self.one_server = not isinstance(client, RedisCluster)
         self._load = client.register_script(_LOAD)
         self._commit = client.register_script(_COMMIT)
         self._write_documents = client.register_script(_WRITE_DOCUMENTS)
@@ -381,12 +396,17 @@ class RedisEventStore:
         ]
         for seat, digest in sorted(commit.token_hashes.items()):
             args += [seat, digest]
-        args += [len(commit.documents), *document_args(commit.documents)]
+        args += [len(commit.documents), *document_args(commit.documents), len(commit.notices)]
+        for entry in commit.notices:
+            key_list += [entry.feed, entry.sent]
+            args += [entry.key, entry.data, entry.length]
+        if commit.notices and not self.one_server:
+            raise ValueError("a Redis Cluster keeps a player's feed apart from its games: tell the notices after")
         if commit.answer_key:
             key_list.append(keys.idempotency(game_id, *commit.answer_key))
             args += [commit.answer, IDEMPOTENCY_TTL_S]
         if commit.token:
-            if not self.checks_tokens:
+            if not self.one_server:
                 raise ValueError("a Redis Cluster keeps a player's state apart from its games: check the token first")
             key_list.append(keys.player_state(commit.token.player_id))
             args += [commit.token.token_id, commit.token.digest]

@@ -23,6 +23,7 @@ from typing import Any
 import redis
 
 from events.envelope import Envelope
+from events.feeds import Entry
 from events.repository import Decision, Game, fold, ruleset_of
 from events.store import EventStore
 from games import table as tables
@@ -170,17 +171,27 @@ class Projections:
         return {key: document for key, document in rendered.items() if document is not None}
 
     def follow(self, decision: Decision) -> None:
-        """Bring every read model a saved decision feeds up to it, and tell the players seated what concerns them."""
-        before = decision.before.table if decision.before else None
-        change = Change(decision.after.ruleset, before, decision.after.table, decision.envelopes[-1].at)
-        self.apply(change)
-
-    def apply(self, change: Change) -> None:
-        told: list[Notice] = list(notices.notices(change.ruleset, change.before, change.after))
+        """Bring every read model a saved decision feeds up to it, and tell the players seated what concerns them
+        (but what its save kept on their feeds already)."""
+        change = self.change(decision)
+        told: list[Notice] = (
+            [] if decision.notices_kept else notices.notices(change.ruleset, change.before, change.after)
+        )
         for model in self.models.values():
             if model.fed_by(change):
                 told += model.apply(change)
         self.feeds.tell(told, change.at)
+
+    def notices_of(self, decision: Decision) -> list[Entry]:
+        """What a decision tells the players seated, as their feeds keep it: for its save to keep with it, where the
+        save can (`EventStore.one_server`)."""
+        change = self.change(decision)
+        return notices.entries(notices.notices(change.ruleset, change.before, change.after), change.at)
+
+    @staticmethod
+    def change(decision: Decision) -> Change:
+        before = decision.before.table if decision.before else None
+        return Change(decision.after.ruleset, before, decision.after.table, decision.envelopes[-1].at)
 
     def catch_up(self, game: Game) -> None:
         """Write a game's every read model as of its table (a read found them behind)."""

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 import msgspec
 import redis
 
+from events.feeds import APPEND_ONCE, Entry
 from events.keys import PREFIX
 from events.outbox import open_for
 from events.pipelines import Pipelines
@@ -39,14 +40,8 @@ FEED_LENGTH = 1000
 encode = msgspec.json.Encoder().encode
 
 # KEYS: the feed, the keys of the notices sent (a sorted set, by when). ARGV: the notice's key, its JSON, the
-# feed's length. The keys of the last 2 x FEED_LENGTH notices are kept: a notice is told twice within seconds.
-_TELL = """
-if redis.call('ZSCORE', KEYS[2], ARGV[1]) then return 0 end
-local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[3], '*', 'n', ARGV[2])
-redis.call('ZADD', KEYS[2], tonumber(string.match(id, '^(%d+)')), ARGV[1])
-redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -2 * tonumber(ARGV[3]) - 1)
-return 1
-"""
+# feed's length.
+_TELL = APPEND_ONCE + "return append_once(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3])\n"
 
 
 def feed_key(player_id: str) -> str:
@@ -121,6 +116,14 @@ class Notices(Protocol):
         """The notices after id `after` ('0': all kept), waiting up to `block_s` for one to land."""
 
 
+def entries(told: Sequence[Notice], at: str) -> list[Entry]:
+    """The notices as their players' feeds keep them, told at `at`."""
+    return [
+        Entry(feed_key(player), sent_key(player), key, encode(msgspec.structs.replace(notice, at=at)), FEED_LENGTH)
+        for player, key, notice in told
+    ]
+
+
 class RedisNotices:
     def __init__(self, client: redis.Redis) -> None:
         self.redis = client
@@ -134,9 +137,8 @@ class RedisNotices:
             return
         outbox = open_for(self.redis)
         batch = outbox or Pipelines(self.redis)
-        for player, key, notice in told:
-            data = encode(msgspec.structs.replace(notice, at=at))
-            batch.script(self._tell, [feed_key(player), sent_key(player)], [key, data, FEED_LENGTH])
+        for entry in entries(told, at):
+            batch.script(self._tell, [entry.feed, entry.sent], [entry.key, entry.data, entry.length])
         if isinstance(batch, Pipelines):
             batch.execute()
 

@@ -23,6 +23,7 @@ A new game (`create`) has nothing to load or authorise, and steps 6 to 9 alike.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -268,17 +269,20 @@ def save(
     answer: Answer | None = None,
     token: LiveToken | None = None,
 ) -> Acted:
-    """Steps 7 to 9: the documents, the seat tokens, the one-step save (checking `token`, if given), the followers
-    told."""
+    """Steps 7 to 9: the documents, the seat tokens, the one-step save (checking `token`, if given, and keeping the
+    players' notices where it can), the followers told."""
     after = decision.after
     documents = services.projections.documents(after.ruleset, after.table)
+    # where the save can keep the players' notices with the decision, their feeds get them in its own step
+    told = services.projections.notices_of(decision) if services.repository.one_server else []
+    decision = dataclasses.replace(decision, notices_kept=True) if told else decision
     handed, hashes = seat_tokens(services, decision)
     acted = Acted(after, decision, documents, handed)
     if answer is not None:
         acted = Acted(after, decision, documents, handed, answer(decision, acted))
     kept = (idempotent.key, idempotent.kept(acted.answer or b"")) if idempotent is not None else None
     with telling(services, decision):
-        services.repository.save(decision, hashes, kept, documents, token)
+        services.repository.save(decision, hashes, kept, documents, token, told)
     return acted
 
 

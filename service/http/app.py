@@ -77,7 +77,7 @@ def create_app(config: Config | None = None, services: Services | None = None, *
         anonymous_=config.rate_limit,
         open_=config.rate_limit_open,
         # a move's save checks a player's token itself where it can; elsewhere the player is read with the counts
-        read_ahead=auth.no_read if services.repository.checks_tokens else auth.player_state,
+        read_ahead=auth.no_read if services.repository.one_server else auth.player_state,
     ).install(app)
     api = ProblemApi(app, spec_kwargs={"extra_plugins": [ProblemResponses()]}, complete=complete)
     parsing.install(app, api)

@@ -141,7 +141,7 @@ def test_a_players_moves_on_a_cluster_check_its_token_by_a_read_first(
     move reads the player first, and a revoked token moves nothing."""
     config = dataclasses.replace(Config(), redis_url=cluster.url, redis_cluster=True, queue_url=queue_server.url)
     services = bootstrap(config, cluster_client)
-    assert not services.repository.checks_tokens
+    assert not services.repository.one_server
     api = ApiClient(create_app(config, services, TESTING=True).test_client())
     ann = api.register("Ann")
     second = api.http.post("/v1/players/me/tokens", headers=bearer(ann)).json["token"]

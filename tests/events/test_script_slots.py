@@ -106,7 +106,7 @@ def test_every_script_call_of_whole_games_keeps_to_one_slot(config: Config, reco
     services = bootstrap(config, client=recorder)
     # As on a Redis Cluster: a move's save is not given its player's state to check the token (another slot), the
     # player is read first. On a plain Redis it is (tests/players/test_token_checked_by_the_save.py).
-    services.repository.store.checks_tokens = False
+    services.repository.store.one_server = False
     api = ApiClient(create_app(config, services, TESTING=True).test_client())
     assert isinstance(services.jobs, scheduler.Scheduler)
     # A review judged a decision a step, by the test judge: its progress is kept between each two.

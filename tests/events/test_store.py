@@ -13,6 +13,7 @@ import redis
 
 from events import keys
 from events.envelope import GENESIS, Envelope, content_hash, sealed
+from events.feeds import Entry
 from events.memory import MemoryEventStore
 from events.player_store import encode_player
 from events.store import (
@@ -239,7 +240,7 @@ def test_hash_covers_every_field_but_itself() -> None:
 
 def test_a_commit_on_a_player_token_lands_only_while_the_player_holds_it(redis_client: redis.Redis) -> None:
     store = RedisEventStore(redis_client)
-    assert store.checks_tokens
+    assert store.one_server
     live = Player(player_id="p1", name="Ann", created_at="t", version=2, tokens={"t1": TokenRecord("d1", "t")})
     redis_client.set(keys.player_state("p1"), encode_player(live))
     token = LiveToken("p1", "t1", "d1")
@@ -261,7 +262,21 @@ def test_a_commit_on_a_player_token_lands_only_while_the_player_holds_it(redis_c
 
 def test_a_store_that_cannot_check_a_player_token_refuses_a_commit_on_one() -> None:
     store = MemoryEventStore()
-    assert not store.checks_tokens
+    assert not store.one_server
     with pytest.raises(ValueError, match="check the token first"):
         store.commit(commit([envelope(1)], 0, token=LiveToken("p1", "t1", "d1")))
     assert store.read("g") == []
+
+
+def test_a_commits_notices_are_kept_on_the_feeds_with_it_once_and_only_if_it_lands(redis_client: redis.Redis) -> None:
+    store = RedisEventStore(redis_client)
+    feed, sent = "syndicate:player:{p1}:feed", "syndicate:player:{p1}:feed-sent"
+    due = Entry(feed, sent, "g:1:due", b'{"kind":"decision_due"}', 1000)
+    store.commit(commit([envelope(1)], 0, notices=[due]))
+    with pytest.raises(StaleVersionError):  # refused: its notices are not kept either
+        store.commit(commit([envelope(1)], 0, notices=[dataclasses.replace(due, key="g:1:other")]))
+    store.commit(commit([envelope(2, envelope(1).hash)], 1, notices=[due]))  # the same notice again: kept once
+    assert [fields[b"n"] for _, fields in redis_client.xrange(feed)] == [due.data]
+    assert redis_client.zrange(sent, 0, -1) == [b"g:1:due"]
+    with pytest.raises(ValueError, match="tell the notices after"):
+        MemoryEventStore().commit(commit([envelope(1)], 0, notices=[due]))
