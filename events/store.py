@@ -199,10 +199,10 @@ return {snap[3] or false, version, snap[2] or false, snap[4] or false, tail, tok
 # and digest are the last ARGV).
 # ARGV: expected, format, ruleset, head, state, what is kept or checked (`a`, `t`), then counted lists: events,
 # after the first's `prev_hash` and its entry as kept when that is not the log's head, each as its entry's field and
-# value (the first's as kept when it is: events/entries.py); (seat, digest) pairs; documents, each `v` and its value, or
-# `f`, its count of fields and (field, value) pairs; notices, each its key, its value and its feed's length; then the
-# answer and its time to live. The log's head is the
-# snapshot's, written with the last event, if it shows the expected version.
+# value (the first's as kept when it is: events/entries.py); (seat, digest) pairs; documents, each `v` and its value,
+# or `f`, its count of fields and (field, value) pairs; notices, each its key, its value and its feed's length; then
+# the answer and its time to live. The log's head is the snapshot's, written with the last event, if it shows the
+# expected version. Nothing is written unless every check passes; the notices go with the rest.
 _COMMIT = (
     APPEND_ONCE
     + """

@@ -1,10 +1,11 @@
 """What a registered player's live feed tells, across its games: the notices each change makes for the players seated.
 
-The feed is a Redis Stream in the player's own slot, written after each decision that concerns the player:
+The feed is a Redis Stream in the player's own slot, written with each decision that concerns the player (by its
+save, on a plain Redis: `entries`, `Commit.notices`) or right after it (on a Redis Cluster, and a rating's change):
 invited (a rematch keeps a seat for the player), seated, started, decision due (with its deadline and the seat's
 legal moves), finished, aborted, rating changed. A notice is keyed by game, version and kind, and stored once however
-often it is told. The feed keeps the last FEED_LENGTH notices; it is a delivery log, not a read model: a
-rebuild leaves it alone, so a client's `Last-Event-ID` stays good.
+often it is told (events/feeds.py). The feed keeps the last FEED_LENGTH notices; it is a delivery log, not a read
+model: a rebuild leaves it alone, so a client's `Last-Event-ID` stays good.
 """
 
 from __future__ import annotations
