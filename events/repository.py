@@ -82,8 +82,6 @@ class Decision:
     envelopes: Sequence[Envelope]
     events: Sequence[Event]
     command: Command
-    notices_kept: bool = False
-    """Whether what it tells the players seated was kept on their feeds by its save: its followers tell it no more."""
 
     @property
     def expected_version(self) -> int:

@@ -172,10 +172,10 @@ class Projections:
 
     def follow(self, decision: Decision) -> None:
         """Bring every read model a saved decision feeds up to it, and tell the players seated what concerns them
-        (but what its save kept on their feeds already)."""
+        but what its save kept on their feeds already (`notices_of`)."""
         change = self.change(decision)
         told: list[Notice] = (
-            [] if decision.notices_kept else notices.notices(change.ruleset, change.before, change.after)
+            [] if self.store.one_server else notices.notices(change.ruleset, change.before, change.after)
         )
         for model in self.models.values():
             if model.fed_by(change):
@@ -183,13 +183,17 @@ class Projections:
         self.feeds.tell(told, change.at)
 
     def notices_of(self, decision: Decision) -> list[Entry]:
-        """What a decision tells the players seated, as their feeds keep it: for its save to keep with it, where the
-        save can (`EventStore.one_server`)."""
+        """What a decision tells the players seated, as their feeds keep it, for its save to keep with it: where the
+        store can (`EventStore.one_server`: a game and its players' feeds on one Redis); else none, and `follow`
+        tells them once it is saved."""
+        if not self.store.one_server:
+            return []
         change = self.change(decision)
         return notices.entries(notices.notices(change.ruleset, change.before, change.after), change.at)
 
     @staticmethod
     def change(decision: Decision) -> Change:
+        """What a saved decision changed, as the read models read it."""
         before = decision.before.table if decision.before else None
         return Change(decision.after.ruleset, before, decision.after.table, decision.envelopes[-1].at)
 

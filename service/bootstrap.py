@@ -45,7 +45,7 @@ def bootstrap(
         followers=(projections, jobs, MovesCounted()),
         limits=config.limits(),
         judge=config.review_judge(),
-        together=nullcontext if isinstance(client, RedisCluster) else functools.partial(outbox.together, client),
+        together=functools.partial(outbox.together, client) if store.one_server else nullcontext,
     )
 
 

@@ -42,7 +42,7 @@ def seat_of(services: Services, game: Game, token: str | None, player: Player | 
         return None
     if accounts.is_player_token(token):
         player = player or accounts.authenticate(services, token)
-        seat = next((i for i, s in enumerate(game.table.seats) if s.player == player.player_id), None)
+        seat = player_seat(game, player.player_id)
     else:
         seat = tokens.seat_of(token, dict(game.token_hashes))
     if seat is None:
@@ -50,11 +50,15 @@ def seat_of(services: Services, game: Game, token: str | None, player: Player | 
     return seat
 
 
+def player_seat(game: Game, player_id: str) -> int | None:
+    """The seat the player holds in the game, if any."""
+    return next((i for i, s in enumerate(game.table.seats) if s.player == player_id), None)
+
+
 def claimed_seat(game: Game, token: str) -> int | None:
     """The seat of the player a player token names, the token not yet checked: for a save that checks it in its own
     step (`events.store.LiveToken`), and for nothing else."""
-    player_id = token.partition(".")[0]
-    return next((i for i, s in enumerate(game.table.seats) if s.player == player_id), None)
+    return player_seat(game, token.partition(".")[0])
 
 
 def live_token(services: Services, caller: Caller) -> LiveToken | None:

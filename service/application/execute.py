@@ -23,7 +23,6 @@ A new game (`create`) has nothing to load or authorise, and steps 6 to 9 alike.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -273,9 +272,7 @@ def save(
     players' notices where it can), the followers told."""
     after = decision.after
     documents = services.projections.documents(after.ruleset, after.table)
-    # where the save can keep the players' notices with the decision, their feeds get them in its own step
-    told = services.projections.notices_of(decision) if services.repository.one_server else []
-    decision = dataclasses.replace(decision, notices_kept=True) if told else decision
+    told = services.projections.notices_of(decision)  # kept by the save where it can, else told after it
     handed, hashes = seat_tokens(services, decision)
     acted = Acted(after, decision, documents, handed)
     if answer is not None:
