@@ -1,20 +1,29 @@
 """Each seat's chance of winning a Mobsters game from a state, cheaply: where a searching bot stops looking ahead.
 
-Money is the score, so a seat's final money is guessed as its money now plus what its crew will still earn: each
-of its Collection phases to come pays the income of its operations (those of a mobster under Law at a share, as it
-may be freed), and each of its turns to come gives every mobster an action worth `ACTION` (a petty crime, a double,
-a crime card). The turns to come are the deck's size over the cards a turn draws (`CARDS_A_TURN`: two, and the
-extra cards bought), dealt to the seats in turn order from the active one, whose Collection this turn counts until
-it has been collected. A card in hand counts for `HAND_CARD` dollars while three rounds or more are to come, less
-after (its count is public, though a search's draws guess the others' cards). The guesses become chances by a
-softmax whose temperature (`SPREAD` dollars a square root of each seat's turns to come) grows with the turns left:
-the further the end, the less a lead is worth.
+With three seats or more, each seat gets a strength, a weighted sum of what the table shows of it (`measures`),
+and the chances are the softmax of the strengths. What a seat holds is counted over what is still to come: the
+turns to come are the deck's size over the cards a turn takes (`CARDS_A_TURN`: its draw of two, and extra cards
+bought now and then), dealt to the seats in turn order from the active one, whose Collection this turn counts until
+it has been collected (`collections`). A seat's money, the income its operations will collect (those of a mobster
+under Law apart, as it may be freed or not) and the actions its free mobsters will take count for more the nearer
+the end: divided by the square root of the rounds to come. Its cards in hand, mobsters and operations count as such
+while a round or more is to come, for less in the last one, and turn order counts too (the active seat plays first).
 
-Held to the winners of 120 games of smart bots (2, 3 and 4 seats, 960 states of their turns): the winner's mean
-chance gives a log loss of 0.83 (1.05 for even chances, 0.89 for money alone at its best temperature), and the
-favourite wins 59% of the time (53% by money alone). The numbers here were picked on those games; `HAND_CARD` later,
-on every fifth state of 40 games of 2 seats and 30 of 4: with 4 seats the log loss drops from 1.31 to 1.25 with it
-(1.36 for even chances), with 2 from 0.267 to 0.263.
+The weights (`WEIGHTS`) are a conditional logit fitted to the winners of 4,500 games of smart bots (1,500 each of
+2, 3 and 4 seats, up to 12 states of a game's turns), and held to 1,500 others (18,000 states): the winner's log loss
+is 0.260 at two seats, 0.939 at three and 1.256 at four (even chances: 0.693, 1.099, 1.386), where the evaluation
+before it (below) had 0.289, 0.995 and 1.289. `benchmarks/mobsters_evaluation.py` fits them again. With it, `hard`
+won about half again as often against smart seats at three and four seats (BENCHMARKS.md, *Mobsters: an evaluation
+fitted to the winners*).
+
+Between two seats the evaluation before it is kept (`two_seat`): the search plays on to the turn's end there, and
+on the same deals it won less with the fitted one. Money is the score, so a seat's final money is guessed as its
+money now plus what its crew will still earn: each of its Collections to come pays the income of its operations
+(those of a mobster under Law at a share, as it may be freed), and each gives every free mobster an action worth
+`ACTION`. A card in hand counts for `HAND_CARD` dollars while three rounds or more are to come, less after. The
+guesses become chances by a softmax whose temperature (`SPREAD` dollars a square root of the rounds to come) grows
+with the turns left: the further the end, the less a lead is worth. Its numbers were picked by hand on smart bots'
+games.
 """
 
 from __future__ import annotations
@@ -26,30 +35,88 @@ from games.mobsters.state import Phase, State
 
 CARDS_A_TURN = 2.5
 """The cards a turn takes from the deck: its draw of two, and extra cards bought now and then."""
-ACTION = 150
-"""What a free mobster's action earns its seat in a turn, on average (a petty crime pays $117)."""
-UNDER_LAW = 0.3
-"""The share of its income a mobster under Law is counted for (it may be freed)."""
-SPREAD = 2500.0
-"""The softmax's temperature, in dollars, per square root of each seat's turns to come."""
-HAND_CARD = 800
-"""What a card in hand is worth to its seat while three rounds or more are to come (a mobster to recruit, a crime
-to commit); less, down to nothing, as the deck runs out."""
 COLLECTED = frozenset({Phase.COLLECTION, Phase.RECRUIT, Phase.LAW})
 """The phases of a turn whose Collection is behind it (the income is collected as the Collection phase starts)."""
+ACTION = 150
+"""Two seats: what a free mobster's action earns its seat in a turn, on average (a petty crime pays $117)."""
+UNDER_LAW = 0.3
+"""Two seats: the share of its income a mobster under Law is counted for (it may be freed)."""
+SPREAD = 2500.0
+"""Two seats: the softmax's temperature, in dollars, per square root of the rounds to come."""
+HAND_CARD = 800
+"""Two seats: what a card in hand is worth to its seat while three rounds or more are to come (a mobster to recruit,
+a crime to commit); less, down to nothing, as the deck runs out."""
+
+WEIGHTS: dict[str, float] = {
+    "money_near_end": 0.731,  # per $1,000, over the square root of the rounds to come
+    "money": -0.121,  # per $1,000: with the above, money counts for little early on and much near the end
+    "income": 0.126,  # per $1,000 of free mobsters' operations' income to be collected, as money near the end
+    "income_under_law": 0.066,  # the same, of mobsters under Law
+    "actions": 0.059,  # per action its free mobsters will take, as money near the end
+    "hand_early": 0.125,  # per card in hand, while three rounds or more are to come, as money near the end
+    "hand": 0.074,  # per card in hand
+    "free": 0.196,  # per mobster free of the Law
+    "under_law": 0.024,  # per mobster under Law
+    "operations": 0.033,  # per operation
+    "order": -0.207,  # the seats before it in turn order from the active one, over the seats
+}
+"""Each measure's weight in a seat's strength (the counts of cards and mobsters fade over the last round)."""
+
+
+def collections(state: State) -> list[int]:
+    """Each seat's Collections to come."""
+    n = state.seats
+    whole = int(len(state.deck) / CARDS_A_TURN)
+    start = first_to_come(state)
+    return [whole // n + (1 if (seat - start) % n < whole % n else 0) for seat in range(n)]
+
+
+def first_to_come(state: State) -> int:
+    """The seat whose turn is the first to come: the active one, unless its Collection is behind it."""
+    return (state.active + 1) % state.seats if state.phase in COLLECTED else state.active
+
+
+def measures(state: State) -> list[dict[str, float]]:
+    """What each seat's strength weighs (`WEIGHTS`' names)."""
+    n = state.seats
+    rounds = len(state.deck) / CARDS_A_TURN / n
+    near_end = 1 / math.sqrt(max(rounds, 1.0))
+    fading = min(1.0, rounds)
+    start = first_to_come(state)
+    found = []
+    for seat, (boss, collecting) in enumerate(zip(state.bosses, collections(state), strict=True)):
+        free = [member for member in boss.crew if not member.law]
+        income = sum(earnings(member.card, op) for member in free for op in member.operations)
+        income_under_law = sum(earnings(m.card, op) for m in boss.crew if m.law for op in m.operations)
+        thousands = boss.money / 1000
+        found.append(
+            {
+                "money_near_end": thousands * near_end,
+                "money": thousands,
+                "income": collecting * income / 1000 * near_end,
+                "income_under_law": collecting * income_under_law / 1000 * near_end,
+                "actions": collecting * len(free) * near_end,
+                "hand_early": len(boss.hand) * min(1.0, rounds / 3) * near_end,
+                "hand": len(boss.hand) * fading,
+                "free": len(free) * fading,
+                "under_law": (len(boss.crew) - len(free)) * fading,
+                "operations": sum(len(member.operations) for member in boss.crew) * fading,
+                "order": (seat - start) % n / n,
+            }
+        )
+    return found
+
+
+def strengths(state: State) -> list[float]:
+    """Each seat's strength: its measures, weighted."""
+    return [sum(WEIGHTS[name] * value for name, value in seat.items()) for seat in measures(state)]
 
 
 def projected(state: State) -> list[float]:
-    """Each seat's guessed final money."""
-    n = state.seats
-    turns = len(state.deck) / CARDS_A_TURN
-    whole = int(turns)
-    rounds = turns / n
-    # the active seat's turn now is the first of those to come, unless its Collection is behind it
-    start = state.active + 1 if state.phase in COLLECTED else state.active
-    collections = [whole // n + (1 if (seat - start) % n < whole % n else 0) for seat in range(n)]
+    """Two seats: each seat's guessed final money."""
+    rounds = len(state.deck) / CARDS_A_TURN / state.seats
     guesses = []
-    for seat, boss in enumerate(state.bosses):
+    for boss, collecting in zip(state.bosses, collections(state), strict=True):
         income = sum(
             (UNDER_LAW if member.law else 1.0) * earnings(member.card, op)
             for member in boss.crew
@@ -57,16 +124,24 @@ def projected(state: State) -> list[float]:
         )
         free = sum(1 for member in boss.crew if not member.law)
         hand = HAND_CARD * len(boss.hand) * min(1.0, rounds / 3)
-        guesses.append(boss.money + collections[seat] * (income + ACTION * free) + hand)
+        guesses.append(boss.money + collecting * (income + ACTION * free) + hand)
     return guesses
+
+
+def two_seat(state: State) -> list[float]:
+    """Two seats: the chances by money and income to come, at a temperature that grows with the rounds left."""
+    temperature = SPREAD * math.sqrt(max(len(state.deck) / CARDS_A_TURN / state.seats, 1.0))
+    return softmax([guess / temperature for guess in projected(state)])
 
 
 def evaluate(state: State) -> list[float]:
     """Each seat's estimated chance of winning (they add up to 1)."""
-    guesses = projected(state)
-    top = max(guesses)
-    temperature = SPREAD * math.sqrt(max(len(state.deck) / CARDS_A_TURN / state.seats, 1.0))
-    weights = [math.exp((guess - top) / temperature) for guess in guesses]
+    return softmax(strengths(state)) if state.seats > 2 else two_seat(state)
+
+
+def softmax(values: list[float]) -> list[float]:
+    top = max(values)
+    weights = [math.exp(value - top) for value in values]
     total = sum(weights)
     return [weight / total for weight in weights]
 

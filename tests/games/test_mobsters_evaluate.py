@@ -1,4 +1,4 @@
-"""Mobsters' cheap evaluation: each seat's chance of winning from its money and what its crew will still earn."""
+"""Mobsters' cheap evaluation: each seat's chance of winning from its money, crew and hand, and what is to come."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import math
 
 from games.mobsters import RULESET
 from games.mobsters.cards import DECK
-from games.mobsters.evaluate import evaluate, projected
+from games.mobsters.evaluate import collections, evaluate, projected
 from games.mobsters.state import Boss, Mobster, Phase, State
 from games.selfplay import play_out
 from tests.games.mobsters_helpers import mobster, operation
@@ -28,9 +28,18 @@ def state(*bosses: Boss, deck: int = 60, phase: Phase = Phase.HIT, active: int =
     )
 
 
-def test_the_chances_add_up_to_one_and_equal_seats_have_equal_chances() -> None:
-    chances = evaluate(state(Boss(), Boss(), Boss()))
-    assert math.isclose(sum(chances), 1) and len(set(chances)) == 1
+def test_the_chances_add_up_to_one_and_of_seats_alike_the_sooner_to_play_is_the_likelier() -> None:
+    chances = evaluate(state(Boss(), Boss(), Boss(), active=1))
+    assert math.isclose(sum(chances), 1)
+    assert chances[1] > chances[2] > chances[0]
+
+
+def test_more_money_is_never_worse_however_much_is_to_come() -> None:
+    for seats in (2, 3, 4):
+        for deck in range(0, len(DECK) + 1, 5):
+            others = [Boss()] * (seats - 1)
+            richer, poorer = (evaluate(state(Boss(money=m), *others, deck=deck, active=1))[0] for m in (1500, 1000))
+            assert richer > poorer, (seats, deck)
 
 
 def test_money_and_an_earning_crew_raise_a_seats_chance_and_the_law_lowers_it() -> None:
@@ -43,17 +52,28 @@ def test_money_and_an_earning_crew_raise_a_seats_chance_and_the_law_lowers_it() 
 
 
 def test_the_income_to_come_is_counted_over_the_collections_left_in_turn_order() -> None:
-    earning = Boss(crew=(Mobster(card=LUCKY, operations=(CASINO,)),))
-    # 8 cards: 3 turns to come (2.5 cards a turn); Lucky earns $500 a Collection on the Casino, and $150 an action
-    assert projected(state(earning, Boss(), deck=8, phase=Phase.HIT))[0] == 1000 + 2 * 650  # this turn's and the third
+    # 8 cards: 3 turns to come (2.5 cards a turn): this turn's and the third are the active seat's
+    assert collections(state(Boss(), Boss(), deck=8, phase=Phase.HIT)) == [2, 1]
     # its Collection this turn made, the turns to come start with the next seat's: one is its own
+    assert collections(state(Boss(), Boss(), deck=8, phase=Phase.RECRUIT)) == [1, 2]
+    earning = Boss(crew=(Mobster(card=LUCKY, operations=(CASINO,)),))
+    assert (
+        evaluate(state(earning, Boss(), deck=8, phase=Phase.HIT))[0]
+        > evaluate(state(earning, Boss(), deck=8, phase=Phase.RECRUIT))[0]
+    )
+
+
+def test_between_two_seats_a_seats_final_money_is_guessed_from_its_income_to_come() -> None:
+    earning = Boss(crew=(Mobster(card=LUCKY, operations=(CASINO,)),))
+    # 8 cards: 3 turns to come; Lucky earns $500 a Collection on the Casino, and $150 an action
+    assert projected(state(earning, Boss(), deck=8, phase=Phase.HIT))[0] == 1000 + 2 * 650  # this turn's and the third
     assert projected(state(earning, Boss(), deck=8, phase=Phase.RECRUIT))[0] == 1000 + 650
 
 
 def test_a_card_in_hand_counts_until_the_deck_runs_out() -> None:
     holding = (Boss(hand=(LUCKY, TONY)), Boss())
     assert evaluate(state(*holding, deck=60))[0] > 0.5
-    assert math.isclose(evaluate(state(*holding, deck=0))[0], 0.5)
+    assert math.isclose(evaluate(state(*holding, deck=0))[0], evaluate(state(Boss(), Boss(), deck=0))[0])
 
 
 def test_a_lead_is_worth_more_near_the_end() -> None:
