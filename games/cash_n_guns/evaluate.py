@@ -11,7 +11,7 @@ chance of dying before the end grows with its wounds and the turns left (`DYING`
 softmax whose temperature (`SPREAD`, and `SPREAD_PER_PILE` a square root of the piles left) narrows as the loot
 runs out. Everything hidden is read from the state as it is: a search evaluates states drawn from a view.
 
-The numbers here were picked on the states smart bots' games ask their decisions in (see `calibration`).
+The numbers here were picked on the states smart bots' games ask their decisions in (BENCHMARKS.md, *The evaluations*).
 """
 
 from __future__ import annotations
