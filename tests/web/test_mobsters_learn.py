@@ -63,16 +63,22 @@ def whole_game(page: Page, auto_pass: list[str]) -> tuple[str, int]:
     page.goto(page.url.split("#")[0], wait_until="networkidle")
     game_id = create_game(page, "mobsters", SEATS)
     page.locator("#auto-pass").wait_for()
+    clicks = 0
     for count, phase in enumerate(auto_pass, 1):
-        page.locator(f'#auto-pass input[value="{phase}"]').click()
+        box = page.locator(f'#auto-pass input[value="{phase}"]')
         for _ in range(100):
             if len(fetched(page, f"/v1/games/{game_id}")["seats"][0].get("auto_pass", [])) == count:
                 break
+            if clicks < count or not box.is_checked():
+                # The table is drawn anew as the bots move: a click whose press and release fall on two drawings of
+                # the box is no click at all (the browser's rule), and a player clicks again, as this does.
+                box.click()
+                clicks += 1
             page.wait_for_timeout(50)
         else:
             raise AssertionError(f"auto-pass of {phase} not set: {page.locator('#auto-pass').inner_text()}")
     assert page.locator("#auto-pass input:checked").count() == len(auto_pass)
-    return game_id, len(auto_pass) + play_to_the_end(page, lambda page: step(page, game_id), timeout_s=240)
+    return game_id, clicks + play_to_the_end(page, lambda page: step(page, game_id), timeout_s=240)
 
 
 CLICKS_WITHOUT = 281
