@@ -21,7 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from benchmarks.common import machine, say_command
 from games.mobsters import RULESET
-from games.mobsters.evaluate import WEIGHTS, measures
+from games.mobsters.evaluate import WEIGHTS, measures, softmax
 from games.mobsters.state import Phase, State
 from games.selfplay import play_out
 
@@ -57,15 +57,16 @@ def collect(games: int, first_seed: int, jobs: int) -> dict[int, list[Sample]]:
 
 
 def chances(x: list[list[float]], w: Sequence[float]) -> list[float]:
-    strengths = [sum(wk * xk for wk, xk in zip(w, seat, strict=True)) for seat in x]
-    top = max(strengths)
-    exps = [math.exp(s - top) for s in strengths]
-    total = sum(exps)
-    return [e / total for e in exps]
+    """Each seat's chance under weights `w`, as `evaluate` makes them from its measures."""
+    return softmax([sum(wk * xk for wk, xk in zip(w, seat, strict=True)) for seat in x])
 
 
 def log_loss(data: list[Sample], w: Sequence[float]) -> float:
-    return -sum(sum(y * math.log(p) for p, y in zip(chances(x, w), ys, strict=True) if y) for x, ys in data) / len(data)
+    """The winners' mean log loss under weights `w` (a shared win split between its winners)."""
+    total = 0.0
+    for x, shares in data:
+        total -= sum(share * math.log(p) for p, share in zip(chances(x, w), shares, strict=True) if share)
+    return total / len(data)
 
 
 def newton_step(data: list[Sample], w: list[float]) -> list[float]:

@@ -71,6 +71,11 @@ def collections(state: State) -> list[int]:
     return [whole // n + (1 if (seat - start) % n < whole % n else 0) for seat in range(n)]
 
 
+def rounds_to_come(state: State) -> float:
+    """The rounds still to come: the turns the deck still holds, over the seats."""
+    return len(state.deck) / CARDS_A_TURN / state.seats
+
+
 def first_to_come(state: State) -> int:
     """The seat whose turn is the first to come: the active one, unless its Collection is behind it."""
     return (state.active + 1) % state.seats if state.phase in COLLECTED else state.active
@@ -79,7 +84,7 @@ def first_to_come(state: State) -> int:
 def measures(state: State) -> list[dict[str, float]]:
     """What each seat's strength weighs (`WEIGHTS`' names)."""
     n = state.seats
-    rounds = len(state.deck) / CARDS_A_TURN / n
+    rounds = rounds_to_come(state)
     near_end = 1 / math.sqrt(max(rounds, 1.0))
     fading = min(1.0, rounds)
     start = first_to_come(state)
@@ -114,7 +119,7 @@ def strengths(state: State) -> list[float]:
 
 def projected(state: State) -> list[float]:
     """Two seats: each seat's guessed final money."""
-    rounds = len(state.deck) / CARDS_A_TURN / state.seats
+    rounds = rounds_to_come(state)
     guesses = []
     for boss, collecting in zip(state.bosses, collections(state), strict=True):
         income = sum(
@@ -130,7 +135,7 @@ def projected(state: State) -> list[float]:
 
 def two_seat(state: State) -> list[float]:
     """Two seats: the chances by money and income to come, at a temperature that grows with the rounds left."""
-    temperature = SPREAD * math.sqrt(max(len(state.deck) / CARDS_A_TURN / state.seats, 1.0))
+    temperature = SPREAD * math.sqrt(max(rounds_to_come(state), 1.0))
     return softmax([guess / temperature for guess in projected(state)])
 
 
@@ -140,6 +145,7 @@ def evaluate(state: State) -> list[float]:
 
 
 def softmax(values: list[float]) -> list[float]:
+    """Chances in proportion to the exponentials of `values` (they add up to 1)."""
     top = max(values)
     weights = [math.exp(value - top) for value in values]
     total = sum(weights)
