@@ -327,6 +327,9 @@ class Searching:
       bot's code guesses that kind of choice, over a game's decisions, under 1.5 times as often as a blind guess
       (tests/games/test_unreadable_bots.py), and no more spread than that asks: the estimates of some decisions
       differ by a hundredth where others differ by a tenth.
+    - `handicap(state)`: where the evaluation was fitted to sensible players, how much less likely to win a seat of
+      the house's random bot is than it judges, in the logit of its chance (its odds are divided by e to that power).
+      None: it is judged like any seat.
     """
 
     horizon: int = 1
@@ -337,6 +340,7 @@ class Searching:
     modelled: frozenset[str] = frozenset()
     price: float = 0.6
     prices: Mapping[str, float] = field(default_factory=dict)
+    handicap: Callable[[Any], float] | None = None
 
     def horizon_at(self, seats: int) -> int:
         return self.horizons.get(seats, self.horizon)

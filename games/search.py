@@ -230,6 +230,7 @@ class Search:
         self.stage = ruleset.searching.stage if staged else None
         self.root_stage: Any = None
         self.model = ruleset.searching.model
+        self.handicap = ruleset.searching.handicap
         # The table shows which seats the house's random bot holds: those are expected to play at random.
         self.at_random = {seat["seat"] for seat in view["seats"] if seat.get("bot") == "random"} - {self.me}
         self.expected: dict[tuple[int, Any], Expected] = {}
@@ -480,11 +481,23 @@ class Search:
                 legal = ruleset.legal_moves(state, seat)
                 if len(legal) != 1:
                     assert self.evaluate is not None
-                    chances = list(self.evaluate(state))
+                    chances = self.evaluated(state)
                     return chances, chances
                 forced.append((seat, legal[0]))
             state = self.play(state, forced, rng)
         return self.rewards(state)
+
+    def evaluated(self, state: Any) -> list[float]:
+        """Each seat's chance of winning by the game's evaluation, a seat of the house's random bot handicapped
+        where the game says by how much (`Searching.handicap`)."""
+        assert self.evaluate is not None
+        chances = list(self.evaluate(state))
+        if self.handicap is None or not self.at_random:
+            return chances
+        cut = math.exp(-self.handicap(state))
+        odds = [chance * cut if seat in self.at_random else chance for seat, chance in enumerate(chances)]
+        total = sum(odds)
+        return [chance / total for chance in odds]
 
     def rewards(self, state: Any) -> tuple[list[float], list[float]]:
         """Each seat's reward at the end (its win, nudged by its lead) and its win alone."""

@@ -82,7 +82,7 @@ from games.mobsters import rules, views
 from games.mobsters.bots import smart_bot, smart_policy
 from games.mobsters.catalogue import CATALOGUE
 from games.mobsters.determinize import determinize
-from games.mobsters.evaluate import evaluate, stage
+from games.mobsters.evaluate import evaluate, handicap, stage
 from games.mobsters.events import EVENTS
 from games.mobsters.evolve import evolve
 from games.mobsters.legality import MobstersRefusal, legal_moves
@@ -126,7 +126,7 @@ RULESET = Ruleset(
     # turn's end instead (`stage`), every seat as the smart bot would, so that every move it weighs is judged at the
     # same point of the game (benchmarks/hard_bot.py, seed 11, 100 games: 1.22 of a fair share, against 1.10 at three
     # decisions; 1.30 with moves found alike left to the smart bot's choice, games/hard.py).
-    searching=Searching(horizons={2: 3}, model=smart_policy, stage=stage, staged=frozenset({2})),
+    searching=Searching(horizons={2: 3}, model=smart_policy, stage=stage, staged=frozenset({2}), handicap=handicap),
     # `end_phase` passes a phase whatever the hand holds (the ruling above), so the house may pass it for a seat
     passes={phase: {"type": "end_phase"} for phase in ("draw", "hit", "crime", "collection", "recruit", "law")},
     options={

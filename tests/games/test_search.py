@@ -5,6 +5,7 @@ view alone decides, the budget bounds it, and a review's `judge` says what it fo
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 from typing import Any
 
@@ -393,6 +394,24 @@ def test_a_seat_of_the_random_bot_is_expected_to_play_at_random() -> None:
     assert moves == legal and len(set(chances)) == 1 and len(moves) > 1
     moves, chances = Search(ruleset, people(view)).expect(table.rules, 1, random.Random(1))
     assert moves == [Play(card=12)] and chances == [1.0]
+
+
+def test_a_seat_of_the_random_bot_is_handicapped_where_the_game_says() -> None:
+    """Where a game's evaluation was fitted to sensible players, it says how much less a random bot's seat is
+    likely to win: the search divides that seat's odds by e to that power, and judges a seat anyone else holds as
+    the evaluation does."""
+    table = given(TWELVE_GANGSTERS, created(TWELVE_GANGSTERS, 3, {"first_boss": 0}))
+    assert TWELVE_GANGSTERS.evaluate is not None and TWELVE_GANGSTERS.searching.handicap is None
+    judged = list(TWELVE_GANGSTERS.evaluate(table.rules))
+    ruleset = dataclasses.replace(
+        TWELVE_GANGSTERS, searching=dataclasses.replace(TWELVE_GANGSTERS.searching, handicap=lambda state: math.log(4))
+    )
+    view = tables.plain_view(ruleset, table, 0)
+    assert [seat.get("bot") for seat in view["seats"]][1:] == ["random", "random"]
+    odds = [judged[0], judged[1] / 4, judged[2] / 4]
+    assert Search(ruleset, view).evaluated(table.rules) == pytest.approx([o / sum(odds) for o in odds])
+    assert Search(ruleset, people(view)).evaluated(table.rules) == pytest.approx(judged)
+    assert Search(TWELVE_GANGSTERS, view).evaluated(table.rules) == pytest.approx(judged)
 
 
 def test_hard_leaves_the_decisions_its_game_names_to_the_model() -> None:
