@@ -1,6 +1,6 @@
 """Mobsters' evaluation held to the winners of games of smart bots, and its weights fitted again from them.
 
-    .venv/bin/python -m benchmarks.mobsters_evaluation [--games 1500] [--held-out 500] [--beside-random 600] [--jobs 2]
+    .venv/bin/python -m benchmarks.mobsters_evaluation [--games 1500] [--held-out 500] [--jobs 2]
 
 Plays `--games` games of smart bots at each of 2, 3 and 4 seats (seeds from `FITTED_FROM`) and keeps up to
 `STATES` states of each game's turns (drawn with the game's seed), each with its measures
@@ -9,11 +9,6 @@ Plays `--games` games of smart bots at each of 2, 3 and 4 seats (seeds from `FIT
 winners' log loss under each on `--held-out` other games a seat count (seeds from `HELD_OUT_FROM`) and under even
 chances. A shared victory counts as a share of the win for each winner. The committed weights are this script's
 fit with its defaults, rounded.
-
-Then it plays `--beside-random` three-seat games of two smart bots and a random one (seeds from
-`BESIDE_RANDOM_FROM`, the random seat turning round the table) and prints the winners' log loss with the random seat
-handicapped by each of `HANDICAPS` a round to come (`games.mobsters.evaluate.handicap`). The committed
-`RANDOM_HANDICAP` is below the least loss's: why is said beside it.
 """
 
 from __future__ import annotations
@@ -26,67 +21,30 @@ from concurrent.futures import ProcessPoolExecutor
 
 from benchmarks.common import machine, say_command
 from games.mobsters import RULESET
-from games.mobsters.evaluate import RANDOM_HANDICAP, WEIGHTS, handicap, measures, softmax, strengths
+from games.mobsters.evaluate import WEIGHTS, measures, softmax
 from games.mobsters.state import Phase, State
 from games.selfplay import play_out
 
 SEATS = (2, 3, 4)
 STATES = 12
-FITTED_FROM, HELD_OUT_FROM, BESIDE_RANDOM_FROM = 1000, 900_000, 5000
-HANDICAPS = (0.0, 0.5, 1.0, 1.5, 1.75, 2.0, 2.5)
-"""The random seat's handicaps a round (`RANDOM_HANDICAP`) the winners are judged under."""
+FITTED_FROM, HELD_OUT_FROM = 1000, 900_000
 NAMES = tuple(WEIGHTS)
 Sample = tuple[list[list[float]], list[float]]
 """One state: each seat's measures (in `NAMES`' order) and its share of the win."""
 
 
-def played(seats: int, seed: int, kinds: list[str]) -> tuple[list[State], list[float]]:
-    """Up to STATES states of one game's turns (drawn with its seed), and each seat's share of the win."""
+def samples(game: tuple[int, int]) -> list[Sample]:
+    """Up to STATES states of one game of smart bots (`seats`, `seed`), measured, with the game's winners."""
+    seats, seed = game
     states: list[State | None] = []
-    final = play_out(RULESET, kinds, seed, lambda table, _s, _b: states.append(table.rules)).rules
+    final = play_out(RULESET, ["smart"] * seats, seed, lambda table, _s, _b: states.append(table.rules)).rules
     assert final is not None
     winners = RULESET.result(final).winners
     share = [1 / len(winners) if seat in winners else 0.0 for seat in range(seats)]
     turns = [s for s in states if s is not None and s.phase not in (Phase.SETUP, Phase.OVER)]
     if len(turns) > STATES:
         turns = sorted(random.Random(seed).sample(turns, STATES), key=lambda s: s.turn)
-    return turns, share
-
-
-def samples(game: tuple[int, int]) -> list[Sample]:
-    """Up to STATES states of one game of smart bots (`seats`, `seed`), measured, with the game's winners."""
-    seats, seed = game
-    turns, share = played(seats, seed, ["smart"] * seats)
     return [([[m[name] for name in NAMES] for m in measures(state)], share) for state in turns]
-
-
-Beside = tuple[list[float], float, list[float]]
-"""One state of a game with a random seat: each seat's strength by the weights, the random seat's handicap at one
-a round (`handicap` over `RANDOM_HANDICAP`), and each seat's share of the win (the random seat's first)."""
-
-
-def beside_random(seed: int) -> list[Beside]:
-    """Up to STATES states of one three-seat game of two smart bots and a random one (the seat turns with the seed),
-    the random seat's strength put first."""
-    seat = seed % 3
-    kinds = ["smart"] * 3
-    kinds[seat] = "random"
-    turns, share = played(3, seed, kinds)
-    first = [seat] + [other for other in range(3) if other != seat]
-    found = []
-    for state in turns:
-        strong = strengths(state)
-        found.append(([strong[s] for s in first], handicap(state) / RANDOM_HANDICAP, [share[s] for s in first]))
-    return found
-
-
-def handicapped_loss(data: list[Beside], per_round: float) -> float:
-    """The winners' mean log loss with the random seat's strength lowered by `per_round` a round to come."""
-    total = 0.0
-    for strong, rounds, shares in data:
-        chances = softmax([strong[0] - per_round * rounds, *strong[1:]])
-        total -= sum(share * math.log(p) for p, share in zip(chances, shares, strict=True) if share)
-    return total / len(data)
 
 
 def collect(games: int, first_seed: int, jobs: int) -> dict[int, list[Sample]]:
@@ -166,12 +124,10 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.mobsters_evaluation", description=__doc__.split(".")[0])
     parser.add_argument("--games", type=int, default=1500, help="games a seat count to fit on")
     parser.add_argument("--held-out", type=int, default=500, help="games a seat count to judge on")
-    parser.add_argument("--beside-random", type=int, default=600, help="games of two smart bots and a random one")
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args(argv)
     print("== Mobsters' evaluation: its weights fitted to the winners of smart bots' games", flush=True)
-    given = ["--games", str(args.games), "--held-out", str(args.held_out), "--beside-random", str(args.beside_random)]
-    say_command("benchmarks.mobsters_evaluation", given)
+    say_command("benchmarks.mobsters_evaluation", ["--games", str(args.games), "--held-out", str(args.held_out)])
     print(machine(), flush=True)
     train = collect(args.games, FITTED_FROM, args.jobs)
     held = collect(args.held_out, HELD_OUT_FROM, args.jobs)
@@ -185,16 +141,6 @@ def main(argv: list[str] | None = None) -> None:
         data = held[seats]
         losses = [log_loss(data, w) for w in (fitted, committed, [0.0] * len(NAMES))]
         print(f"{seats:<6} {len(data):>7} {losses[0]:>8.3f} {losses[1]:>10.3f} {losses[2]:>7.3f}")
-    if args.beside_random:
-        with ProcessPoolExecutor(args.jobs) as pool:
-            seeds = range(BESIDE_RANDOM_FROM, BESIDE_RANDOM_FROM + args.beside_random)
-            beside = [sample for got in pool.map(beside_random, seeds, chunksize=8) for sample in got]
-        won = sum(shares[0] for _, _, shares in beside) / len(beside)
-        judged = sum(softmax(strong)[0] for strong, _, _ in beside) / len(beside)
-        print(f"Beside two smart bots, {len(beside)} states: the random seat won {won:.3f}, judged {judged:.3f}.")
-        print(f"{'handicap a round':<17} {'log loss':>8}   (committed: {RANDOM_HANDICAP})")
-        for per_round in HANDICAPS:
-            print(f"{per_round:<17} {handicapped_loss(beside, per_round):>8.3f}")
 
 
 if __name__ == "__main__":

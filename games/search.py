@@ -41,7 +41,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -494,10 +494,7 @@ class Search:
         chances = list(self.evaluate(state))
         if self.handicap is None or not self.at_random:
             return chances
-        cut = math.exp(-self.handicap(state))
-        odds = [chance * cut if seat in self.at_random else chance for seat, chance in enumerate(chances)]
-        total = sum(odds)
-        return [chance / total for chance in odds]
+        return handicapped(chances, self.at_random, self.handicap(state))
 
     def rewards(self, state: Any) -> tuple[list[float], list[float]]:
         """Each seat's reward at the end (its win, nudged by its lead) and its win alone."""
@@ -531,6 +528,14 @@ class Search:
         wait = owed(self.view)
         seats = len(self.view["seats"])
         return Found(estimates, now, self.iterations, seats, bool(wait.get("simultaneous")), wait.get("decision"))
+
+
+def handicapped(chances: Sequence[float], seats: Collection[int], logit: float) -> list[float]:
+    """The chances with the odds of `seats` divided by e to the `logit` (the chances adding up as before)."""
+    cut = math.exp(-logit)
+    odds = [chance * cut if seat in seats else chance for seat, chance in enumerate(chances)]
+    total = sum(odds)
+    return [chance * sum(chances) / total for chance in odds] if total else list(chances)
 
 
 def owed(view: dict[str, Any]) -> dict[str, Any]:

@@ -68,12 +68,12 @@ WEIGHTS: dict[str, float] = {
 
 RANDOM_HANDICAP = 1.0
 """A seat of the house's random bot: how much lower its strength is than the weights judge it, per round to come, up
-to `HANDICAPPED_ROUNDS`. The winners of games of two smart bots and a random one put it at 1.5 to 1.75 (their log
-loss is least there); but `hard`, once it judges a random seat so weak, leaves it alone and presses the others, and the
-random seat then wins more than among smart bots. With 1.0, beside a smart and a random seat, `hard` won 33 and 37
-of 60 games, the smart seat 24 and 17 and the random one 3 and 6 (seeds 0 and 1; before it 23, 37 and 0); with 1.5,
-42, 14 and 4, the smart seat rated barely above the random one (BENCHMARKS.md, *Mobsters: a random seat
-handicapped*)."""
+to `HANDICAPPED_ROUNDS`. The winners of games of two smart bots and a random one put it at 1.5 to 2 (their log loss
+is least there: `benchmarks/handicap.py`); but `hard`, once it judges a random seat so weak, leaves it alone and
+presses the others, and the random seat then wins more than among smart bots. With 1.0, beside a smart and a random
+seat, `hard` won 33 and 37 of 60 games, the smart seat 24 and 17 and the random one 3 and 6 (seeds 0 and 1; before
+it 23, 37 and 0); with 1.5, 42, 14 and 4, the smart seat rated barely above the random one (BENCHMARKS.md, *A random
+seat handicapped*)."""
 HANDICAPPED_ROUNDS = 2.0
 """The rounds to come beyond which a random seat's handicap grows no more."""
 

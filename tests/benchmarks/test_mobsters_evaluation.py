@@ -7,17 +7,7 @@ import random
 
 import pytest
 
-from benchmarks.mobsters_evaluation import (
-    NAMES,
-    Sample,
-    beside_random,
-    chances,
-    fit,
-    handicapped_loss,
-    log_loss,
-    samples,
-    solve,
-)
+from benchmarks.mobsters_evaluation import NAMES, Sample, chances, fit, log_loss, samples, solve
 
 
 def test_solve_solves_a_linear_system() -> None:
@@ -45,13 +35,3 @@ def test_a_game_gives_each_seat_every_measure_and_the_winners_the_win() -> None:
     for x, shares in found:
         assert len(x) == 3 and all(len(seat) == len(NAMES) for seat in x)
         assert math.isclose(sum(shares), 1)
-
-
-def test_a_game_beside_a_random_seat_puts_it_first_and_a_handicap_lowers_its_chance() -> None:
-    found = beside_random(7)
-    assert 0 < len(found) <= 12
-    for strong, rounds, shares in found:
-        assert len(strong) == 3 and rounds >= 0 and math.isclose(sum(shares), 1)
-    state = [([0.0, 0.0, 0.0], 2.0, [1.0, 0.0, 0.0])]  # even strengths; the random seat won
-    assert handicapped_loss(state, 0.0) == pytest.approx(math.log(3))
-    assert handicapped_loss(state, 1.0) == pytest.approx(-math.log(math.exp(-2) / (math.exp(-2) + 2)))

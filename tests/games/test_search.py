@@ -20,7 +20,7 @@ from games.cash_n_guns.bots import smart_policy
 from games.hard import hard_policy, judge, policy_of
 from games.judgement import Judgement
 from games.registry import RULESETS
-from games.search import Budget, Found, MoveEstimate, Search, search
+from games.search import Budget, Found, MoveEstimate, Search, handicapped, search
 from games.selfplay import play_out
 from games.twelve_gangsters import RULESET as TWELVE_GANGSTERS
 from games.twelve_gangsters.moves import Play
@@ -397,21 +397,30 @@ def test_a_seat_of_the_random_bot_is_expected_to_play_at_random() -> None:
 
 
 def test_a_seat_of_the_random_bot_is_handicapped_where_the_game_says() -> None:
-    """Where a game's evaluation was fitted to sensible players, it says how much less a random bot's seat is
+    """Where a game's evaluation judges every seat a sensible player, it says how much less a random bot's seat is
     likely to win: the search divides that seat's odds by e to that power, and judges a seat anyone else holds as
     the evaluation does."""
     table = given(TWELVE_GANGSTERS, created(TWELVE_GANGSTERS, 3, {"first_boss": 0}))
-    assert TWELVE_GANGSTERS.evaluate is not None and TWELVE_GANGSTERS.searching.handicap is None
+    assert TWELVE_GANGSTERS.evaluate is not None
     judged = list(TWELVE_GANGSTERS.evaluate(table.rules))
-    ruleset = dataclasses.replace(
-        TWELVE_GANGSTERS, searching=dataclasses.replace(TWELVE_GANGSTERS.searching, handicap=lambda state: math.log(4))
-    )
+
+    def handicapping(handicap: Any) -> Ruleset[Any]:
+        searching = dataclasses.replace(TWELVE_GANGSTERS.searching, handicap=handicap)
+        return dataclasses.replace(TWELVE_GANGSTERS, searching=searching)
+
+    ruleset = handicapping(lambda state: math.log(4))
     view = tables.plain_view(ruleset, table, 0)
     assert [seat.get("bot") for seat in view["seats"]][1:] == ["random", "random"]
     odds = [judged[0], judged[1] / 4, judged[2] / 4]
     assert Search(ruleset, view).evaluated(table.rules) == pytest.approx([o / sum(odds) for o in odds])
     assert Search(ruleset, people(view)).evaluated(table.rules) == pytest.approx(judged)
-    assert Search(TWELVE_GANGSTERS, view).evaluated(table.rules) == pytest.approx(judged)
+    assert Search(handicapping(None), view).evaluated(table.rules) == pytest.approx(judged)
+
+
+def test_a_handicap_keeps_the_chances_total() -> None:
+    """Chances that add up to less than one (a game where the dead cannot win) add up to as much after."""
+    assert handicapped([0.2, 0.2, 0.0], {0}, math.log(3)) == pytest.approx([0.1, 0.3, 0.0])
+    assert handicapped([0.5, 0.5], set(), 5.0) == [0.5, 0.5]
 
 
 def test_hard_leaves_the_decisions_its_game_names_to_the_model() -> None:
