@@ -327,9 +327,9 @@ class Searching:
       bot's code guesses that kind of choice, over a game's decisions, under 1.5 times as often as a blind guess
       (tests/games/test_unreadable_bots.py), and no more spread than that asks: the estimates of some decisions
       differ by a hundredth where others differ by a tenth.
-    - `handicap(state)`: where the evaluation was fitted to sensible players, how much less likely to win a seat of
-      the house's random bot is than it judges, in the logit of its chance (its odds are divided by e to that power).
-      None: it is judged like any seat.
+    - `handicap(state)`: where the evaluation judges every seat a sensible player, how much less likely to win a seat
+      of the house's random bot is than it judges, in the logit of its chance (its odds are divided by e to that
+      power). None: it is judged like any seat.
     """
 
     horizon: int = 1

@@ -8,8 +8,8 @@ random from the Boss's hand. The guesses become chances by a softmax whose tempe
 rounds left: the further the end, the less a lead is worth.
 
 Every seat is judged as if it played its hand well. A seat of the house's random bot does not, and a search
-handicaps it (`handicap`, through `Searching.handicap`): beside two smart bots it won 14% of the wins where this
-judged it 25%.
+handicaps it (`handicap`, through `Searching.handicap`): beside two smart bots it won 14 to 19% of the wins where
+this judged it 25 to 26%.
 """
 
 from __future__ import annotations
@@ -23,9 +23,10 @@ SPREAD = 2.5
 """The softmax's temperature (in points) per square root of the rounds left."""
 RANDOM_HANDICAP = 0.3
 """A seat of the house's random bot: how much lower the logit of its chance is than this judges it, per round left, up
-to `HANDICAPPED_ROUNDS` (the least log loss of the winners of games of two smart bots and a random one:
-`benchmarks/handicap.py`)."""
+to `HANDICAPPED_ROUNDS` (at or near the least log loss of the winners of games of two smart bots and a random one:
+BENCHMARKS.md, *A random seat handicapped*; `benchmarks/handicap.py`)."""
 HANDICAPPED_ROUNDS = 3
+"""The rounds left beyond which a random seat's handicap grows no more."""
 
 
 def evaluate(state: State) -> list[float]:
