@@ -5,7 +5,8 @@ hard seat moved round the table game after game, and how long its decisions take
 
 The search's budget is the process's CPU time, not the wall clock (the machine is shared: a wall-clock budget
 would search less the busier it is). A decision's time is counted where the seat had a choice (a lone legal move
-is played without a search). The win rate's 95% interval is the normal one, 1.96 standard errors. Knobs to compare
+is played without a search). The win rate's 95% interval is the normal one, 1.96 standard errors. Each game's outcome
+goes to standard error as it ends; the report, one JSON line, to standard output at the end. Knobs to compare
 search settings without editing them: `--horizon`, `--exploration`, `--lead-weight`, `--price` (every hidden
 choice's price in `games.hard`), `--prices` (each decision's), `--modelled` (the decisions left to the game's model),
 `--no-model` (the others' choices searched, not modelled), `--pure` (no mixing), `--no-evaluate` (play every
@@ -24,6 +25,7 @@ import dataclasses
 import json
 import math
 import random
+import sys
 import time
 from typing import Any
 
@@ -130,6 +132,10 @@ def main() -> None:
         kinds = seat_kinds(args.opponent, args.seats, game, args.pimc_as_random)
         result = selfplay.play_game(ruleset, kinds, args.seed * 100_000 + game, budget)
         wins += seat in result.winners
+        # a game against PIMC may take minutes: each one's outcome as it ends, so a long run can be read halfway
+        outcome = "won" if seat in result.winners else "lost"
+        cpu = time.process_time() - started
+        print(f"game {game + 1}/{args.games}: hard {outcome}, {wins} won so far, {cpu:.0f} s of CPU", file=sys.stderr)
     times.sort()
     rate = wins / max(1, args.games)
     half = 1.96 * math.sqrt(rate * (1 - rate) / max(1, args.games))
