@@ -6,7 +6,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 import requests
+
+from projections import lobby
 
 
 def wait_for(condition: Callable[[], Any], what: str = "condition", timeout_s: float = 60) -> Any:
@@ -23,9 +26,7 @@ def wait_for(condition: Callable[[], Any], what: str = "condition", timeout_s: f
         time.sleep(0.1)
 
 
-def a_minute_ahead(needed_s: float = 15) -> None:
-    """Wait, if need be, for a minute with `needed_s` left in it: the lobby writes a game's entry again at the first
+def one_minute(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every move in this process seen as made in the same minute: the lobby writes a game's entry again at the first
     move of each new minute, one round trip more, so a test that counts a game's round trips plays it within one."""
-    into = time.time() % 60
-    if into > 60 - needed_s:
-        time.sleep(60 - into + 0.05)
+    monkeypatch.setattr(lobby, "minute_of", lambda at: "2026-12-01T07:42:00.000Z")
