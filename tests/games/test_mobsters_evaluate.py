@@ -8,6 +8,7 @@ from games.mobsters import RULESET
 from games.mobsters.cards import DECK
 from games.mobsters.evaluate import HANDICAPPED_ROUNDS, collections, evaluate, handicap, projected, softmax, strengths
 from games.mobsters.state import Boss, Mobster, Phase, State
+from games.search import handicapped
 from games.selfplay import play_out
 from tests.games.mobsters_helpers import mobster, operation
 
@@ -106,7 +107,7 @@ def test_a_seat_that_plays_at_random_is_handicapped_the_more_the_more_rounds_it_
 def test_the_handicap_judges_a_random_seat_among_smart_ones_better_than_the_weights_alone() -> None:
     """The weights were fitted to smart players: beside two of them a random bot's seat wins far less often than they
     judge, and the handicap brings its chance nearer to what it wins."""
-    judged = handicapped = 0.0
+    judged = judged_handicapped = 0.0
     for seed in range(12):
         kinds = ["smart", "smart", "smart"]
         kinds[seed % 3] = "random"
@@ -114,11 +115,11 @@ def test_the_handicap_judges_a_random_seat_among_smart_ones_better_than_the_weig
         for s in states[len(states) // 10 :: max(1, len(states) // 8)]:
             if s.phase is Phase.SETUP:
                 continue
-            strong = strengths(s)
-            weaker = [v - handicap(s) if kinds[seat] == "random" else v for seat, v in enumerate(strong)]
-            judged -= math.log(sum(softmax(strong)[w] for w in winners))
-            handicapped -= math.log(sum(softmax(weaker)[w] for w in winners))
-    assert handicapped < 0.85 * judged
+            chances = softmax(strengths(s))
+            weaker = handicapped(chances, {kinds.index("random")}, handicap(s))  # as the search does
+            judged -= math.log(sum(chances[w] for w in winners))
+            judged_handicapped -= math.log(sum(weaker[w] for w in winners))
+    assert judged_handicapped < 0.85 * judged
 
 
 def played(seats: int, seed: int, kinds: list[str] | None = None) -> tuple[list[State], tuple[int, ...]]:
