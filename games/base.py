@@ -330,6 +330,12 @@ class Searching:
     - `handicap(state)`: where the evaluation judges every seat a sensible player, how much less likely to win a seat
       of the house's random bot is than it judges, in the logit of its chance (its odds are divided by e to that
       power). None: it is judged like any seat.
+    - `placed`: the weight in a seat's reward of the share of its rivals it beats (the rest is its win): where a
+      game ranks every seat, a seat far behind sees every move at about no chance of winning, and the rivals it may
+      still pass tell its moves apart (a hidden choice is then mixed over that reward, not the chance alone). At a
+      game's end a rival is beaten when it scored less (half when it scored the same); where a search evaluates,
+      each pair of seats is judged by their chances, as Bradley-Terry would (`p / (p + q)`). 0: the win alone,
+      nudged by the lead at the end.
     """
 
     horizon: int = 1
@@ -341,6 +347,7 @@ class Searching:
     price: float = 0.6
     prices: Mapping[str, float] = field(default_factory=dict)
     handicap: Callable[[Any], float] | None = None
+    placed: float = 0.0
 
     def horizon_at(self, seats: int) -> int:
         return self.horizons.get(seats, self.horizon)

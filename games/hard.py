@@ -35,7 +35,9 @@ def policy_of(ruleset: Ruleset[Any], found: Found) -> mixing.Mixed:
     if len(moves) == 1:
         return mixing.certain(moves[0])
     if found.simultaneous:
-        worth = [estimate.win_chance * found.seats for estimate in found.moves]  # in fair shares, as priced
+        # in fair shares, as priced; where a seat's place counts too, the reward that weighs it (`Searching.placed`)
+        placed = ruleset.searching.placed
+        worth = [(estimate.reward if placed else estimate.win_chance) * found.seats for estimate in found.moves]
         return mixing.mixed(moves, mixing.strategy(worth, ruleset.searching.price_of(found.decision)))
     played = [estimate for estimate in found.moves if estimate.visits > 0] or found.moves
     top = max(estimate.reward for estimate in played)

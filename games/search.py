@@ -231,6 +231,7 @@ class Search:
         self.root_stage: Any = None
         self.model = ruleset.searching.model
         self.handicap = ruleset.searching.handicap
+        self.placed = ruleset.searching.placed
         # The table shows which seats the house's random bot holds: those are expected to play at random.
         self.at_random = {seat["seat"] for seat in view["seats"] if seat.get("bot") == "random"} - {self.me}
         self.expected: dict[tuple[int, Any], Expected] = {}
@@ -482,7 +483,7 @@ class Search:
                 if len(legal) != 1:
                     assert self.evaluate is not None
                     chances = self.evaluated(state)
-                    return chances, chances
+                    return placed(chances, self.placed), chances
                 forced.append((seat, legal[0]))
             state = self.play(state, forced, rng)
         return self.rewards(state)
@@ -503,6 +504,12 @@ class Search:
         winners = set(result.winners)
         scale = max(1, max(abs(score) for score in scores))
         wins = [1.0 if seat in winners else 0.0 for seat in range(len(scores))]
+        if self.placed:
+            beaten = [
+                sum(1.0 if score > other else 0.5 if score == other else 0.0 for other in scores) - 0.5
+                for score in scores
+            ]  # (a seat's own score, counted as a tie with itself, taken back)
+            return [blend(w, b / (len(scores) - 1), self.placed) for w, b in zip(wins, beaten, strict=True)], wins
         rewards = []
         for seat, score in enumerate(scores):
             best_other = max((s for other, s in enumerate(scores) if other != seat), default=score)
@@ -528,6 +535,23 @@ class Search:
         wait = owed(self.view)
         seats = len(self.view["seats"])
         return Found(estimates, now, self.iterations, seats, bool(wait.get("simultaneous")), wait.get("decision"))
+
+
+def placed(chances: Sequence[float], weight: float) -> list[float]:
+    """Each seat's reward from the chances: its chance blended, at `weight`, with the share of its rivals it may
+    expect to beat, each pair judged as Bradley-Terry would (`p / (p + q)`). 0: the chances."""
+    if not weight or len(chances) < 2:
+        return list(chances)
+    rivals = len(chances) - 1
+    return [
+        blend(p, sum(p / (p + q) if p + q else 0.5 for j, q in enumerate(chances) if j != i) / rivals, weight)
+        for i, p in enumerate(chances)
+    ]
+
+
+def blend(win: float, beaten: float, weight: float) -> float:
+    """A seat's reward: its win (or chance of it) and the share of its rivals it beats, at `weight`."""
+    return (1 - weight) * win + weight * beaten
 
 
 def handicapped(chances: Sequence[float], seats: Collection[int], logit: float) -> list[float]:

@@ -14,7 +14,7 @@ from games.twelve_gangsters import rules, views
 from games.twelve_gangsters.bots import smart_bot, smart_policy
 from games.twelve_gangsters.catalogue import CATALOGUE
 from games.twelve_gangsters.determinize import determinize
-from games.twelve_gangsters.evaluate import evaluate, handicap
+from games.twelve_gangsters.evaluate import PLACED, evaluate, handicap
 from games.twelve_gangsters.events import EVENTS
 from games.twelve_gangsters.evolve import evolve
 from games.twelve_gangsters.legality import TwelveGangstersRefusal, legal_moves
@@ -53,7 +53,7 @@ RULESET = Ruleset(
     evaluate=evaluate,
     # The model sharpens the search's estimates: at three seats, at 0.45 a predictor running this code guessed its
     # gangster 1.53 times as often as a blind guess (bound 1.5), at this price 1.34 (README: the hard bot).
-    searching=Searching(model=smart_policy, price=0.75, handicap=handicap),
+    searching=Searching(model=smart_policy, price=0.75, handicap=handicap, placed=PLACED),
     options={
         "first_boss": Option(
             int,

@@ -27,6 +27,10 @@ to `HANDICAPPED_ROUNDS` (at or near the least log loss of the winners of games o
 BENCHMARKS.md, *A random seat handicapped*; `benchmarks/handicap.py`)."""
 HANDICAPPED_ROUNDS = 3
 """The rounds left beyond which a random seat's handicap grows no more."""
+PLACED = 0.3
+"""The weight of a seat's place in a search's reward (`Searching.placed`): the game ranks every seat, and at five
+seats one far behind sees every gangster at about no chance of winning, where the rivals it may still pass tell them
+apart (BENCHMARKS.md, *A seat's place in the reward*)."""
 
 
 def evaluate(state: State) -> list[float]:

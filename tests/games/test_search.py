@@ -20,7 +20,7 @@ from games.cash_n_guns.bots import smart_policy
 from games.hard import hard_policy, judge, policy_of
 from games.judgement import Judgement
 from games.registry import RULESETS
-from games.search import Budget, Found, MoveEstimate, Search, handicapped, search
+from games.search import Budget, Found, MoveEstimate, Search, handicapped, placed, search
 from games.selfplay import play_out
 from games.twelve_gangsters import RULESET as TWELVE_GANGSTERS
 from games.twelve_gangsters.moves import Play
@@ -447,3 +447,49 @@ def test_hard_leaves_the_decisions_its_game_names_to_the_model() -> None:
         assert policy(view, random.Random(9)) == smart_policy(view, random.Random(9))
     aims = seen["aim"][-5:]  # (the first turn's are even for both)
     assert any(policy(view, random.Random(9)) != smart_policy(view, random.Random(9)) for view in aims)
+
+
+def test_a_seat_far_behind_is_rewarded_for_the_rivals_it_may_still_pass() -> None:
+    """Two states where seat 1 has about no chance of winning: its chance alone hardly tells them apart, the
+    rival it may still pass (seat 2) does. Each pair is judged by its chances, p / (p + q)."""
+    ahead, behind = [0.98, 0.015, 0.005], [0.98, 0.005, 0.015]
+    assert placed(ahead, 0.3)[1] - placed(behind, 0.3)[1] > 5 * (ahead[1] - behind[1])
+    assert placed(ahead, 0.3)[1] == pytest.approx(0.7 * 0.015 + 0.3 * (0.015 / 0.995 + 0.015 / 0.02) / 2)
+    assert placed(ahead, 0.0) == ahead
+    assert placed([0.6, 0.4], 0.3) == pytest.approx([0.6, 0.4])  # two seats: the one rival is the win
+    assert placed([0.5, 0.0, 0.0], 0.3)[1:] == pytest.approx([0.3 * 0.5 / 2] * 2)  # nobody's chance against nobody's
+
+
+def test_at_the_end_a_seat_is_rewarded_for_its_win_and_the_rivals_it_beat_where_its_game_says() -> None:
+    """12 Gangsters weighs a seat's place (`Searching.placed`): at a game's end a seat's reward is its win and the
+    share of its rivals that scored less (half of one that scored the same); a game that does not is rewarded for
+    its win, nudged by its lead."""
+    assert TWELVE_GANGSTERS.searching.placed == 0.3
+    finished = play_out(TWELVE_GANGSTERS, ["smart"] * 5, 2)
+    result = TWELVE_GANGSTERS.result(finished.rules)
+    assert len(set(result.scores)) < 5  # a tie among them
+    view = tables.plain_view(TWELVE_GANGSTERS, finished, 0)
+    rewards, wins = Search(TWELVE_GANGSTERS, view).rewards(finished.rules)
+    assert wins == [1.0 if seat in result.winners else 0.0 for seat in range(5)]
+    for seat, score in enumerate(result.scores):
+        rivals = [other for other in range(5) if other != seat]
+        beaten = sum(result.scores[o] < score for o in rivals) + sum(result.scores[o] == score for o in rivals) / 2
+        assert rewards[seat] == pytest.approx(0.7 * wins[seat] + 0.3 * beaten / 4)
+    unplaced = dataclasses.replace(TWELVE_GANGSTERS.searching, placed=0.0)
+    plain = dataclasses.replace(TWELVE_GANGSTERS, searching=unplaced)
+    last = min(range(5), key=result.scores.__getitem__)
+    assert Search(plain, view).rewards(finished.rules)[0][last] < 0.15  # no win, and at the bottom of the lead
+
+
+def test_a_hidden_choice_is_mixed_over_the_reward_where_a_seats_place_counts() -> None:
+    """Two gangsters alike in chance of winning, one far better for the seat's place: 12 Gangsters, which weighs
+    the place, mostly plays that one; a game that weighs the win alone tosses a coin."""
+    moves = [{"type": "x", "n": 0}, {"type": "x", "n": 1}]
+    estimates = [MoveEstimate(moves[0], 50, 0.01, 0.05), MoveEstimate(moves[1], 50, 0.01, 0.30)]
+    found = Found(estimates, 0.01, 100, 5, simultaneous=True, decision="play")
+    drawn = dict((m["n"], p) for m, p in policy_of(TWELVE_GANGSTERS, found))
+    assert drawn[1] > drawn[0]
+    unplaced = dataclasses.replace(
+        TWELVE_GANGSTERS, searching=dataclasses.replace(TWELVE_GANGSTERS.searching, placed=0.0)
+    )
+    assert policy_of(unplaced, found) == [(moves[0], 0.5), (moves[1], 0.5)]
