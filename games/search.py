@@ -29,7 +29,9 @@ a Mobsters turn): the playouts then go on to the end of the stage in play, so th
 at the same point of the game, and an open root move is judged by those playouts alone (nothing below the root
 changes it). Moves the playouts found alike go the model's way (`games.hard`). The reward is each seat's own: 1
 for a win (a shared victory is a win for each winner), blended with its score's lead over the best other seat, so
-that a playout says more than won or lost. Each seat maximizes its own. A decision that drew nothing from its
+that a playout says more than won or lost; where the game says a seat's place counts (`Searching.placed`, 12
+Gangsters), blended instead with the share of its rivals it beat (at the horizon: may expect to beat, by the
+chances). Each seat maximizes its own. A decision that drew nothing from its
 generator always leads to the same state, so the search keeps what it led to and meets it again for a look-up.
 
 Nothing here is replayed from a log (a bot's move is recorded as the command it answered), so the search may read
