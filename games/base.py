@@ -333,7 +333,8 @@ class Searching:
     - `placed`: the weight in a seat's reward of the share of its rivals it beats (the rest is its win): where a
       game ranks every seat, a seat far behind sees every move at about no chance of winning, and the rivals it may
       still pass tell its moves apart (a hidden choice is then mixed over that reward, not the chance alone). At a
-      game's end a rival is beaten when it scored less (half when it scored the same); where a search evaluates,
+      game's end a rival is beaten when it ranks below (half when level; a seat out of the running ranks below every
+      other); where a search evaluates,
       each pair of seats is judged by their chances, as Bradley-Terry would (`p / (p + q)`). 0: the win alone,
       nudged by the lead at the end.
     """

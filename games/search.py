@@ -30,7 +30,7 @@ at the same point of the game, and an open root move is judged by those playouts
 changes it). Moves the playouts found alike go the model's way (`games.hard`). The reward is each seat's own: 1
 for a win (a shared victory is a win for each winner), blended with its score's lead over the best other seat, so
 that a playout says more than won or lost; where the game says a seat's place counts (`Searching.placed`, 12
-Gangsters), blended instead with the share of its rivals it beat (at the horizon: may expect to beat, by the
+Gangsters), blended instead with the share of its rivals it placed above (at the horizon: may expect to, by the
 chances). Each seat maximizes its own. A decision that drew nothing from its
 generator always leads to the same state, so the search keeps what it led to and meets it again for a look-up.
 
@@ -507,10 +507,11 @@ class Search:
         scale = max(1, max(abs(score) for score in scores))
         wins = [1.0 if seat in winners else 0.0 for seat in range(len(scores))]
         if self.placed:
+            # ranked as the ratings rank them: a seat out of the running below every other (and level with its kind)
+            places = [len(scores) + 1 if rank is None else rank for rank in result.ranks]
             beaten = [
-                sum(1.0 if score > other else 0.5 if score == other else 0.0 for other in scores) - 0.5
-                for score in scores
-            ]  # (a seat's own score, counted as a tie with itself, taken back)
+                sum(1.0 if mine < other else 0.5 if mine == other else 0.0 for other in places) - 0.5 for mine in places
+            ]  # (a seat's own place, counted as a tie with itself, taken back)
             return [blend(w, b / (len(scores) - 1), self.placed) for w, b in zip(wins, beaten, strict=True)], wins
         rewards = []
         for seat, score in enumerate(scores):

@@ -462,18 +462,19 @@ def test_a_seat_far_behind_is_rewarded_for_the_rivals_it_may_still_pass() -> Non
 
 def test_at_the_end_a_seat_is_rewarded_for_its_win_and_the_rivals_it_beat_where_its_game_says() -> None:
     """12 Gangsters weighs a seat's place (`Searching.placed`): at a game's end a seat's reward is its win and the
-    share of its rivals that scored less (half of one that scored the same); a game that does not is rewarded for
-    its win, nudged by its lead."""
+    share of its rivals that rank below it (half of one ranked level), as the ratings rank them; a game that does not
+    is rewarded for its win, nudged by its lead."""
     assert TWELVE_GANGSTERS.searching.placed == 0.3
     finished = play_out(TWELVE_GANGSTERS, ["smart"] * 5, 2)
     result = TWELVE_GANGSTERS.result(finished.rules)
-    assert len(set(result.scores)) < 5  # a tie among them
+    assert len(set(result.ranks)) < 5  # seats ranked level
     view = tables.plain_view(TWELVE_GANGSTERS, finished, 0)
     rewards, wins = Search(TWELVE_GANGSTERS, view).rewards(finished.rules)
     assert wins == [1.0 if seat in result.winners else 0.0 for seat in range(5)]
-    for seat, score in enumerate(result.scores):
-        rivals = [other for other in range(5) if other != seat]
-        beaten = sum(result.scores[o] < score for o in rivals) + sum(result.scores[o] == score for o in rivals) / 2
+    for seat, rank in enumerate(result.ranks):
+        assert rank is not None
+        rivals = [result.ranks[other] or 6 for other in range(5) if other != seat]
+        beaten = sum(rank < other for other in rivals) + sum(rank == other for other in rivals) / 2
         assert rewards[seat] == pytest.approx(0.7 * wins[seat] + 0.3 * beaten / 4)
     unplaced = dataclasses.replace(TWELVE_GANGSTERS.searching, placed=0.0)
     plain = dataclasses.replace(TWELVE_GANGSTERS, searching=unplaced)
@@ -493,3 +494,16 @@ def test_a_hidden_choice_is_mixed_over_the_reward_where_a_seats_place_counts() -
         TWELVE_GANGSTERS, searching=dataclasses.replace(TWELVE_GANGSTERS.searching, placed=0.0)
     )
     assert policy_of(unplaced, found) == [(moves[0], 0.5), (moves[1], 0.5)]
+
+
+def test_a_seat_out_of_the_running_is_placed_below_every_other() -> None:
+    """A Ca$h 'n Guns seat killed in the hold-up (ranked null) beats nobody and is beaten by every other seat, as
+    the ratings place it, were the game to weigh a seat's place."""
+    cash = RULESETS["cash-n-guns"]
+    finished = play_out(cash, ["random"] * 4, 5)
+    result = cash.result(finished.rules)
+    assert result.ranks == (3, 2, 1, None)
+    ranked = dataclasses.replace(cash, searching=dataclasses.replace(cash.searching, placed=0.3))
+    rewards, wins = Search(ranked, tables.plain_view(ranked, finished, 0)).rewards(finished.rules)
+    assert wins == [0.0, 0.0, 1.0, 0.0]
+    assert rewards == pytest.approx([0.3 / 3, 0.3 * 2 / 3, 0.7 + 0.3, 0.0])
