@@ -334,9 +334,8 @@ class Searching:
       game ranks every seat, a seat far behind sees every move at about no chance of winning, and the rivals it may
       still pass tell its moves apart (a hidden choice is then mixed over that reward, not the chance alone). At a
       game's end a rival is beaten when it ranks below (half when level; a seat out of the running ranks below every
-      other); where a search evaluates,
-      each pair of seats is judged by their chances, as Bradley-Terry would (`p / (p + q)`). 0: the win alone,
-      nudged by the lead at the end.
+      other); where a search evaluates, each pair of seats is judged by their chances, as Bradley-Terry would
+      (`p / (p + q)`). 0: the win alone, nudged by the lead at the end.
     """
 
     horizon: int = 1
