@@ -38,11 +38,14 @@ MARK = "bench-move-"
 
 @contextmanager
 def sending(each: Callable[[Any], None]) -> Iterator[None]:
-    """Hand `each` every command redis-py sends while the block runs, packed as sent (a pipeline's together)."""
+    """Hand `each` every command redis-py sends from this thread while the block runs, packed as sent (a pipeline's
+    together): another thread's (a feed's, a worker's left running by someone else) is not the block's doing."""
     original = redis.connection.AbstractConnection.send_packed_command
+    mine = threading.get_ident()
 
     def send(self: Any, command: Any, check_health: bool = True) -> None:
-        each(command)
+        if threading.get_ident() == mine:
+            each(command)
         original(self, command, check_health)
 
     redis.connection.AbstractConnection.send_packed_command = send  # type: ignore[method-assign]
