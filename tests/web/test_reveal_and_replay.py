@@ -161,7 +161,7 @@ def test_a_watched_bot_game_is_played_back_at_a_readable_pace(
     page.locator(".board .seat.changed").first.wait_for(timeout=5000)  # what an event changed is marked
 
     page.locator('#pace [data-speed="0.5"]').click()
-    assert page.locator('#pace [data-speed="0.5"]').get_attribute("aria-pressed") == "true"
+    page.locator('#pace [data-speed="0.5"][aria-pressed="true"]').wait_for(timeout=5000)  # (redrawn with each event)
     halved = distinct_versions(page, 3)
     page.locator('#pace [data-speed="4"]').click()
     fast = distinct_versions(page, 3)

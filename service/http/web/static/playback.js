@@ -115,18 +115,19 @@ export function pace({ root, gameId, token, redraw }) {
     if (now) redraw();
   };
 
-  // Speed and "jump to live", for a page that watches; what is being played back, while it is behind.
+  // Speed and "jump to live", for a page that watches; what is being played back, while it is behind (last: its
+  // width changes with the count, and the buttons must not move under the pointer).
   const controls = (shown) => {
     if (!live || due(live.view) || (live.view.status !== "in_progress" && shown.version >= live.view.version)) return null;
     const behind = live.view.version - shown.version;
     return h("div", { class: "pace", id: "pace", role: "group", "aria-label": t("pace") }, [
-      h("span", { class: "meta", id: "pace-state", "data-behind": behind }, behind > 0
-        ? t("pace_behind", { n: behind }) : t("pace_live")),
       ...SPEEDS.map((s) => h("button", { type: "button", class: "small pace-speed", "data-speed": s, "data-key": `pace:${s}`,
         "aria-pressed": String(s === speed), onclick: () => { speed = s; localStorage.setItem(SPEED_KEY, String(s)); redraw(); } },
       t("pace_speed", { x: s }))),
       h("button", { type: "button", class: "small", id: "pace-live", "data-key": "pace:live", disabled: behind > 0 ? null : true,
         onclick: () => jump() }, t("pace_jump")),
+      h("span", { class: "meta", id: "pace-state", "data-behind": behind }, behind > 0
+        ? t("pace_behind", { n: behind }) : t("pace_live")),
     ]);
   };
 
