@@ -500,7 +500,8 @@ class Search:
         return handicapped(chances, self.at_random, self.handicap(state))
 
     def rewards(self, state: Any) -> tuple[list[float], list[float]]:
-        """Each seat's reward at the end (its win, nudged by its lead) and its win alone."""
+        """Each seat's reward at the end (its win, nudged by its lead; or, where its place counts, blended with the
+        share of its rivals it ranks above) and its win alone."""
         result = self.ruleset.result(state)
         scores = result.scores
         winners = set(result.winners)

@@ -6,10 +6,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import pytest
 import requests
-
-from projections import lobby
 
 
 def wait_for(condition: Callable[[], Any], what: str = "condition", timeout_s: float = 60) -> Any:
@@ -24,9 +21,3 @@ def wait_for(condition: Callable[[], Any], what: str = "condition", timeout_s: f
             return value
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
         time.sleep(0.1)
-
-
-def one_minute(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every move in this process seen as made in the same minute: the lobby writes a game's entry again at the first
-    move of each new minute, one round trip more, so a test that counts a game's round trips plays it within one."""
-    monkeypatch.setattr(lobby, "minute_of", lambda at: "2026-12-01T07:42:00.000Z")

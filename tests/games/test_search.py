@@ -32,8 +32,9 @@ FEW = Budget(ms=None, iterations=24)
 SEATS = {"twelve-gangsters": (3, 5)}
 SEEDS = {"mobsters": 1}
 """Games played a table (a Mobsters game is hundreds of decisions)."""
-LONG_GAMES = {"mobsters": Budget(ms=None, iterations=8)}
-"""Fewer iterations where a game is hundreds of decisions: what is checked is every move, not how good it is."""
+BUDGETS = {"mobsters": Budget(ms=None, iterations=8)}
+"""A search of fewer iterations where a game is hundreds of decisions: what is checked is every move, not how good
+it is."""
 
 
 def tables_of(ruleset: Ruleset[Any]) -> list[list[str]]:
@@ -78,7 +79,7 @@ def hard_moves(
 def test_hard_makes_only_legal_moves_to_the_end_of_every_game(ruleset: Ruleset[Any]) -> None:
     for seat_kinds in tables_of(ruleset):
         for seed in range(SEEDS.get(ruleset.id, 3)):
-            moves = hard_moves(ruleset, seat_kinds, seed, LONG_GAMES.get(ruleset.id, FEW))
+            moves = hard_moves(ruleset, seat_kinds, seed, BUDGETS.get(ruleset.id, FEW))
             assert moves, seat_kinds
             assert all(body in view["you"]["legal_moves"] for view, body in moves)
 

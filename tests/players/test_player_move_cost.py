@@ -15,7 +15,6 @@ from service.application.services import Services
 from service.http import ratelimit
 from tests.client import ApiClient, Table
 from tests.players.helpers import bearer, create, join
-from tests.waiting import one_minute
 
 
 def trips_per_move(api: ApiClient, table: Table, tokens: list[str]) -> list[int]:
@@ -32,11 +31,11 @@ def trips_per_move(api: ApiClient, table: Table, tokens: list[str]) -> list[int]
     return trips
 
 
+@pytest.mark.usefixtures("one_minute")  # none of the moves makes the lobby's once-a-minute write
 def test_a_players_move_makes_no_round_trip_more_than_a_seats_but_to_tell_the_players(
     api: ApiClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(ratelimit, "SYNC_S", 600.0)  # however slow the machine, no count ages within the game
-    one_minute(monkeypatch)  # none of the moves makes the lobby's once-a-minute write
     anonymous = api.create(players=3)
     seats = trips_per_move(api, anonymous, [anonymous.tokens[s] for s in range(3)])
     # The seat tokens were handed out by this process, which counts them from zero: a move is its save alone, but for

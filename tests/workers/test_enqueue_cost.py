@@ -11,7 +11,6 @@ from benchmarks.roundtrips import counting
 from events import keys
 from service.http import ratelimit
 from tests.client import ApiClient
-from tests.waiting import one_minute
 
 
 def play_out(api: ApiClient) -> tuple[str, list[int]]:
@@ -30,11 +29,11 @@ def play_out(api: ApiClient) -> tuple[str, list[int]]:
     return table.id, trips
 
 
+@pytest.mark.usefixtures("one_minute")  # none of the moves makes the lobby's once-a-minute write
 def test_a_move_that_ends_a_game_makes_two_round_trips(
     api: ApiClient, redis_client: redis.Redis, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(ratelimit, "SYNC_S", 600.0)  # the tokens' counts stay in the process all game
-    one_minute(monkeypatch)  # none of the moves makes the lobby's once-a-minute write
     play_out(api)  # the first game also loads the scripts and reads the Redis version, once a process
     game_id, trips = play_out(api)
     assert trips[-1] == 2, trips
