@@ -5,10 +5,13 @@ nothing is asked of another host and nothing is logged as an error."""
 from __future__ import annotations
 
 import os
+import re
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -66,12 +69,19 @@ def context(tmp_path: Path) -> Iterator[BrowserContext]:
             context.close()
 
 
+RACED = re.compile(r"^Failed to load resource: the server responded with a status of (409|412)\b")
+"""How the browser logs a move the API refused as a conflict: what a click on a table drawn just before a bot or a
+deadline moved gets, by the rules' or the version's check (the page then draws the table anew)."""
+
+
 @dataclass
 class Watch:
-    """What a page asked of other hosts (each request refused) and what it logged as an error."""
+    """What a page asked of other hosts (each request refused), what it logged as an error, and the moves refused
+    as conflicts (`RACED`), which are the API's answer to a stale click, not an error of the page."""
 
     elsewhere: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    raced: list[str] = field(default_factory=list)
 
     def route(self, route: Route) -> None:
         if urlsplit(route.request.url).hostname == HOME:
@@ -85,7 +95,11 @@ class Watch:
             self.elsewhere.append(request.url)
 
     def console(self, message: ConsoleMessage) -> None:
-        if message.type == "error":
+        if message.type != "error":
+            return
+        if RACED.match(message.text) and urlsplit(message.location.get("url", "")).path.endswith("/moves"):
+            self.raced.append(message.text)
+        else:
             self.errors.append(message.text)
 
 
@@ -144,3 +158,23 @@ def test_try_it_out_asks_the_service_itself(context: BrowserContext, live_url: s
     assert "mobster:the-worm" in cards.locator(".live-responses-table .microlight").first.inner_text()
     assert watch.elsewhere == [], f"/docs asked another host: {watch.elsewhere}"
     assert watch.errors == [], f"the console logged errors: {watch.errors}"
+
+
+def logged(text: str, url: str) -> Any:
+    """A console error as the browser reports a request's answer (only what `Watch.console` reads)."""
+    return SimpleNamespace(type="error", text=text, location={"url": url, "lineNumber": 0, "columnNumber": 0})
+
+
+def test_a_move_refused_as_a_conflict_is_set_aside_and_every_other_error_kept() -> None:
+    watch = Watch()
+    conflict = "Failed to load resource: the server responded with a status of 409 (Conflict)"
+    stale = "Failed to load resource: the server responded with a status of 412 (Precondition Failed)"
+    game = f"http://{HOME}:8000/v1/games/abc"
+    watch.console(logged(conflict, f"{game}/moves"))
+    watch.console(logged(stale, f"{game}/moves"))
+    watch.console(logged(conflict, f"{game}/join"))  # a refused join is the page's to show, and its test's to expect
+    watch.console(logged("Failed to load resource: the server responded with a status of 422 ()", f"{game}/moves"))
+    watch.console(logged("Failed to load resource: the server responded with a status of 500 ()", f"{game}/moves"))
+    watch.console(logged("Uncaught TypeError: view.state is undefined", f"http://{HOME}:8000/play/static/table.js"))
+    assert watch.raced == [conflict, stale]
+    assert len(watch.errors) == 4 and "409" in watch.errors[0] and "TypeError" in watch.errors[3]
