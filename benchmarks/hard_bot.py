@@ -15,7 +15,9 @@ information Monte Carlo, each decision `PIMC_DRAWS` states drawn from the view, 
 turn, each played out to the end by random moves; the move with the most wins is made. The PIMC seats sit under
 their own name, as the arena seats them (`games.selfplay`): the table does not show them as the house's random bot,
 whose seats the search expects to play at random. `--pimc-as-random` seats them as random bots all the same (as this
-benchmark seated them at first: the hard seat then models them as random players).
+benchmark seated them at first: the hard seat then models them as random players). `--lone`: the other way round,
+one seat of the opponent's kind against `hard` in every other seat, moved round the table alike; the report then
+counts the lone seat's wins (`lone_wins`), and its fair share is what it must not beat.
 """
 
 from __future__ import annotations
@@ -39,11 +41,13 @@ def pimc_bot(ruleset: Any) -> Any:
     return pimc.bot(dataclasses.replace(ruleset, evaluate=None), PIMC_DRAWS)
 
 
-def seat_kinds(opponent: str, seats: int, game: int, pimc_as_random: bool = False) -> list[str]:
+def seat_kinds(opponent: str, seats: int, game: int, pimc_as_random: bool = False, lone: bool = False) -> list[str]:
     """The kind of bot in each seat of game `game`: `hard` in seat `game mod seats`, the opponent's kind in the
-    others (PIMC seated as the house's random bot, whose bot stands in for it, if `pimc_as_random`)."""
-    kinds = ["random" if opponent == "pimc" and pimc_as_random else opponent] * seats
-    kinds[game % seats] = "hard"
+    others (PIMC seated as the house's random bot, whose bot stands in for it, if `pimc_as_random`); `lone`: the
+    opponent's kind in that seat, `hard` in the others."""
+    other = "random" if opponent == "pimc" and pimc_as_random else opponent
+    kinds = ["hard" if lone else other] * seats
+    kinds[game % seats] = other if lone else "hard"
     return kinds
 
 
@@ -68,6 +72,7 @@ def main() -> None:
     parser.add_argument(
         "--pimc-as-random", action="store_true", help="seat PIMC as the house's random bot (the search sees that label)"
     )
+    parser.add_argument("--lone", action="store_true", help="one seat of the opponent's kind, hard in the others")
     args = parser.parse_args()
 
     from games import search, selfplay
@@ -129,13 +134,14 @@ def main() -> None:
     started = time.process_time()
     for game in range(args.games):
         seat = game % args.seats
-        kinds = seat_kinds(args.opponent, args.seats, game, args.pimc_as_random)
+        kinds = seat_kinds(args.opponent, args.seats, game, args.pimc_as_random, args.lone)
         result = selfplay.play_game(ruleset, kinds, args.seed * 100_000 + game, budget)
         wins += seat in result.winners
         # a game against PIMC may take minutes: each one's outcome as it ends, so a long run can be read halfway
         outcome = "won" if seat in result.winners else "lost"
         cpu = time.process_time() - started
-        print(f"game {game + 1}/{args.games}: hard {outcome}, {wins} won so far, {cpu:.0f} s of CPU", file=sys.stderr)
+        lone = f"{args.opponent} (lone)" if args.lone else "hard"
+        print(f"game {game + 1}/{args.games}: {lone} {outcome}, {wins} won so far, {cpu:.0f} s of CPU", file=sys.stderr)
     times.sort()
     rate = wins / max(1, args.games)
     half = 1.96 * math.sqrt(rate * (1 - rate) / max(1, args.games))
@@ -144,7 +150,7 @@ def main() -> None:
         "seats": args.seats,
         "opponent": args.opponent,
         "games": args.games,
-        "hard_wins": wins,
+        "lone_wins" if args.lone else "hard_wins": wins,
         "win_rate": round(rate, 3),
         "ci95": [round(max(0.0, rate - half), 3), round(min(1.0, rate + half), 3)],
         "x_fair_share": round(rate * args.seats, 2),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import request
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
 from games.registry import RULESETS
@@ -209,6 +210,17 @@ class MoveSchema(DeclaredInGames):
     type = fields.String(required=True)
 
 
+IDEMPOTENCY_KEY_MAX = 100
+"""The longest `Idempotency-Key` a move may send (characters)."""
+
+
+def move_read() -> dict[str, Any] | None:
+    """What MoveSchema loads from a move's body, where the body is one it takes as it is (an object whose `type`
+    is a string, the rest its own): a move's parse, every move, without marshmallow; None for any other."""
+    body = request.get_json(silent=True) if request.is_json else None
+    return dict(body) if isinstance(body, dict) and isinstance(body.get("type"), str) else None
+
+
 class MoveHeadersSchema(Schema):
     if_match = fields.String(
         data_key="If-Match",
@@ -218,9 +230,21 @@ class MoveHeadersSchema(Schema):
     )
     idempotency_key = fields.String(
         data_key="Idempotency-Key",
-        validate=validate.Length(1, 100),
+        validate=validate.Length(1, IDEMPOTENCY_KEY_MAX),
         metadata={"description": "a retry with the same key and body returns the first answer"},
     )
+
+
+def move_headers_read() -> dict[str, str] | None:
+    """What MoveHeadersSchema loads from a move's headers, where they fit it (every move that is not refused):
+    None for any other."""
+    sent = request.headers
+    read = {
+        name: sent[key]
+        for name, key in (("if_match", "If-Match"), ("idempotency_key", "Idempotency-Key"))
+        if key in sent
+    }
+    return read if 1 <= len(read.get("idempotency_key", "-")) <= IDEMPOTENCY_KEY_MAX else None
 
 
 class EventsQuerySchema(Schema):

@@ -28,3 +28,13 @@ def test_pimc_seats_are_not_shown_as_the_house_random_bot_unless_asked() -> None
     play_out(ruleset, kinds, 1, lambda table, seat, body: shown.extend(tables.plain_view(ruleset, table, 0)["seats"]))
     bots = {seat["seat"]: seat.get("bot") for seat in shown}
     assert bots[0] == "random" and bots[1] != "random" and bots[2] == "smart"
+
+
+def test_a_lone_seat_of_the_other_kind_turns_round_the_table_among_hard_seats() -> None:
+    assert [seat_kinds("pimc", 4, game, lone=True) for game in range(5)] == [
+        ["pimc", "hard", "hard", "hard"],
+        ["hard", "pimc", "hard", "hard"],
+        ["hard", "hard", "pimc", "hard"],
+        ["hard", "hard", "hard", "pimc"],
+        ["pimc", "hard", "hard", "hard"],
+    ]

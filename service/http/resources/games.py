@@ -101,8 +101,8 @@ class JoinResource(MethodView):
 @blp.route("/<game_id>/moves")
 class MoveResource(MethodView):
     @blp.doc(operationId="makeMove", security=SEAT)
-    @blp.arguments(schemas.MoveHeadersSchema, location="headers")
-    @blp.arguments(schemas.MoveSchema, examples=examples.MOVE)
+    @blp.arguments(schemas.MoveHeadersSchema, location="headers", read=schemas.move_headers_read)
+    @blp.arguments(schemas.MoveSchema, examples=examples.MOVE, read=schemas.move_read)
     @blp.response(200, schemas.MoveResultSchema, headers=VERSION_TAG)
     @blp.alt_response(400, response="BAD_REQUEST")
     @blp.alt_response(401, response="UNAUTHORIZED")
