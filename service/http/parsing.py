@@ -138,7 +138,7 @@ class Blueprint(flask_smorest.Blueprint):
 
         `read`: what the schema would load from this request, read without marshmallow, or None where it cannot
         vouch for that; the schema then loads it, and answers what does not fit as it always does. For a route
-        that every move takes (a move's headers and body), where marshmallow was a twelfth of the request."""
+        that every move takes (a move's headers and body), where marshmallow cost 3 to 6% of the request's CPU."""
         schema = schema() if isinstance(schema, type) else schema
         decorate = super().arguments(schema, *args, **kwargs)
         if read is None:
