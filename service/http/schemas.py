@@ -244,7 +244,8 @@ def move_headers_read() -> dict[str, str] | None:
         for name, key in (("if_match", "If-Match"), ("idempotency_key", "Idempotency-Key"))
         if key in sent
     }
-    return read if 1 <= len(read.get("idempotency_key", "-")) <= IDEMPOTENCY_KEY_MAX else None
+    key = read.get("idempotency_key")
+    return read if key is None or 1 <= len(key) <= IDEMPOTENCY_KEY_MAX else None
 
 
 class EventsQuerySchema(Schema):
